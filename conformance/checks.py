@@ -1,0 +1,205 @@
+"""Render one cell with a target and judge it: the checks of the conformance rules.
+
+This is the engine; the pytest plugin only turns its results into tests and verdicts. Every
+check here can fail, and `tests/test_mutants.py` shows each one failing on a target that
+breaks its rule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from conformance.history import History, Message, Text, ToolResult
+from conformance.matrix import CellSpec
+from conformance.observe import LOSSY, Observation, Outcome, observe
+from conformance.scenarios import scenario
+from conformance.targets.base import Payload, RowRef, Target
+from conformance.wire import locate
+
+__all__ = [
+    "CHECKS",
+    "EXPECTED_OUTCOME",
+    "CellRun",
+    "Check",
+    "CheckResult",
+    "Rendering",
+    "applicable_checks",
+    "evaluate",
+    "payload_bytes",
+    "row_ref",
+    "run_cell",
+    "snapshot_data",
+]
+
+Check = Literal[
+    "snapshot", "outcome", "no-silent-loss", "text-identical", "provenance", "unsupported-raises"
+]
+CHECKS: tuple[Check, ...] = (
+    "snapshot",
+    "outcome",
+    "no-silent-loss",
+    "text-identical",
+    "provenance",
+    "unsupported-raises",
+)
+EXPECTED_OUTCOME: dict[str, Outcome] = {
+    "native": "native",
+    "fallback": "fallback-marked",
+    "unsupported": "raised",
+}
+
+
+@dataclass(frozen=True)
+class Rendering:
+    payload: Payload | None
+    error: BaseException | None
+
+    def describe(self) -> str:
+        if self.error is not None:
+            return f"raised {type(self.error).__name__}: {self.error}"
+        return "rendered a payload"
+
+
+@dataclass(frozen=True)
+class CellRun:
+    target: str
+    cell: CellSpec
+    history: History
+    first: Rendering
+    stored: Rendering
+    observation: Observation
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    passed: bool
+    detail: str = ""
+
+
+def row_ref(cell: CellSpec) -> RowRef:
+    return RowRef(id=cell.row_id, api=cell.api, family=cell.family, model=cell.model)
+
+
+def _attempt(render: Callable[[], Payload]) -> Rendering:
+    try:
+        return Rendering(render(), None)
+    except Exception as error:  # any exception is an observation: the outcome says what it was
+        return Rendering(None, error)
+
+
+def run_cell(target: Target, cell: CellSpec) -> CellRun:
+    """Render the cell's scenario, directly and after a storage round trip, and classify it."""
+    history = scenario(cell.content_type, cell.source, cell.style)
+    row = row_ref(cell)
+    first = _attempt(lambda: target.render(row, history))
+    stored = _attempt(lambda: target.render_stored(row, history))
+    observation = observe(cell.api, history, first.payload, first.error)
+    return CellRun(target.name, cell, history, first, stored, observation)
+
+
+def payload_bytes(payload: Payload) -> bytes:
+    """The payload as compact JSON in its own key order: what byte-identical compares."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def snapshot_data(run: CellRun) -> dict[str, Any]:
+    """What the snapshot stores: the exact payload, or the error raised instead."""
+    if run.first.error is not None:
+        return {"raised": type(run.first.error).__name__, "message": str(run.first.error)}
+    assert run.first.payload is not None
+    return run.first.payload
+
+
+def applicable_checks(cell: CellSpec) -> tuple[Check, ...]:
+    """The checks that mean something for a cell (all but snapshot are judged here)."""
+    if cell.expect == "unsupported":
+        return ("snapshot", "outcome", "no-silent-loss", "unsupported-raises")
+    return ("snapshot", "outcome", "no-silent-loss", "text-identical", "provenance")
+
+
+def _outcome(run: CellRun) -> CheckResult:
+    want = EXPECTED_OUTCOME[run.cell.expect]
+    got = run.observation.outcome
+    detail = f"expected {want}, observed {got}"
+    if got != want:
+        detail += "\n" + run.observation.detail
+    return CheckResult(got == want, detail)
+
+
+def _no_silent_loss(run: CellRun) -> CheckResult:
+    lossy = [i for i in run.observation.items if i.outcome in LOSSY]
+    if not lossy:
+        return CheckResult(True, f"observed {run.observation.outcome}")
+    return CheckResult(False, "\n".join(f"{i.content_type}: {i.outcome} {i.detail}" for i in lossy))
+
+
+def _history_texts(history: History) -> list[str]:
+    out: list[str] = []
+    for item in history:
+        if isinstance(item, Message | ToolResult):
+            content = item.content
+            if isinstance(content, str):
+                out.append(content)
+            else:
+                out.extend(p.text for p in content if isinstance(p, Text))
+    return out
+
+
+def _text_identical(run: CellRun) -> CheckResult:
+    if run.first.payload is None:
+        return CheckResult(False, f"no payload to carry the text: {run.first.describe()}")
+    problems = [
+        f"tool text from {i.tool_name} ({i.call_id}): {i.outcome} {i.detail}".rstrip()
+        for i in run.observation.items
+        if i.content_type == "text" and i.outcome != "native"
+    ]
+    view = locate(run.cell.api, run.first.payload)
+    wire_texts = {p.text for r in view.tool_results for p in r.parts} | {
+        p.text for m in view.messages for p in m.parts
+    }
+    problems += [
+        f"history text not found byte for byte: {text[:60]!r}"
+        for text in _history_texts(run.history)
+        if text not in wire_texts
+    ]
+    return CheckResult(not problems, "\n".join(problems) or "every text byte-identical")
+
+
+def _provenance(run: CellRun) -> CheckResult:
+    problems = [
+        f"{i.content_type} from {i.tool_name} ({i.call_id}) at {i.where}: {i.detail}"
+        for i in run.observation.items
+        if i.outcome == "fallback-unmarked"
+    ]
+    first, stored = run.first, run.stored
+    if first.payload is not None and stored.payload is not None:
+        if payload_bytes(first.payload) != payload_bytes(stored.payload):
+            problems.append("the storage round trip renders a different payload")
+    elif first.describe() != stored.describe():
+        problems.append(f"direct: {first.describe()}; after storage: {stored.describe()}")
+    return CheckResult(
+        not problems, "\n".join(problems) or "markers name their calls; round trip identical"
+    )
+
+
+def _unsupported_raises(run: CellRun) -> CheckResult:
+    if run.first.error is None:
+        return CheckResult(False, f"expected an error before sending; {run.observation.detail}")
+    return CheckResult(True, run.first.describe())
+
+
+_JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
+    "outcome": _outcome,
+    "no-silent-loss": _no_silent_loss,
+    "text-identical": _text_identical,
+    "provenance": _provenance,
+    "unsupported-raises": _unsupported_raises,
+}
+
+
+def evaluate(run: CellRun, check: Check) -> CheckResult:
+    """Judge one check of a rendered cell (the snapshot check is judged by syrupy)."""
+    return _JUDGES[check](run)

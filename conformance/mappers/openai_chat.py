@@ -1,0 +1,124 @@
+"""OpenAI Chat Completions: history -> the JSON body of `POST /v1/chat/completions`.
+
+Tool messages carry text only (`ChatCompletionToolMessageParam.content` is a string or text
+parts, openai 3.57.0). Images (`image_url`), PDFs (`file`) and, on audio models, WAV/MP3
+(`input_audio`) go into one user message after the turn's tool messages, each tool's media
+behind its marker. There is no video part.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, assert_never
+
+from conformance.history import Audio, Document, History, Image, Message, Part, Text, Video
+from conformance.mappers._common import (
+    AssistantTurn,
+    MessageTurn,
+    Profile,
+    ToolTurn,
+    b64,
+    data_url,
+    marker_text,
+    message_parts,
+    plan,
+    text_of,
+)
+
+__all__ = ["PROFILES", "render"]
+
+API = "openai-chat"
+_WAV_MP3 = frozenset({"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3"})
+
+PROFILES = {
+    "gpt-4o": Profile(
+        api=API,
+        model="gpt-4o",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "image", "document"}),
+        url=frozenset({"image"}),
+        media_types={"document": frozenset({"application/pdf"})},
+    ),
+}
+
+
+def _map_part(part: Part) -> dict[str, Any]:
+    match part:
+        case Text():
+            return {"type": "text", "text": part.text}
+        case Image():
+            return {"type": "image_url", "image_url": {"url": data_url(part)}}
+        case Document():
+            return {
+                "type": "file",
+                "file": {"filename": part.identifier, "file_data": data_url(part)},
+            }
+        case Audio():
+            assert part.data is not None
+            audio_format = "mp3" if part.media_type in {"audio/mpeg", "audio/mp3"} else "wav"
+            return {
+                "type": "input_audio",
+                "input_audio": {"data": b64(part.data), "format": audio_format},
+            }
+        case Video():
+            raise AssertionError("routing never sends video to OpenAI chat")
+        case _:
+            assert_never(part)
+
+
+def _text_content(texts: list[Text]) -> str | list[dict[str, Any]]:
+    if len(texts) == 1:
+        return texts[0].text
+    if not texts:
+        return ""
+    return [_map_part(t) for t in texts]
+
+
+def _map_message(message: Message) -> dict[str, Any]:
+    if message.role != "user" or isinstance(message.content, str):
+        return {"role": message.role, "content": _text_content(text_of(message.content))}
+    return {"role": "user", "content": [_map_part(p) for p in message_parts(message)]}
+
+
+def render(profile: Profile, history: History) -> dict[str, Any]:
+    """The request body for `profile`; raises `UnsupportedContent` before building."""
+    messages: list[dict[str, Any]] = []
+    for turn in plan(profile, history):
+        match turn:
+            case MessageTurn(message=message):
+                messages.append(_map_message(message))
+            case AssistantTurn(text=text, calls=calls):
+                out: dict[str, Any] = {
+                    "role": "assistant",
+                    "content": _text_content(list(text)) if text else None,
+                }
+                if calls:
+                    out["tool_calls"] = [
+                        {
+                            "id": c.tool_call_id,
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                        }
+                        for c in calls
+                    ]
+                messages.append(out)
+            case ToolTurn(results=results, moved=moved):
+                for routed in results:
+                    texts = [p for p in routed.native if isinstance(p, Text)]
+                    assert len(texts) == len(routed.native), "tool messages carry text only"
+                    messages.append(
+                        {
+                            "role": "tool",
+                            "tool_call_id": routed.result.tool_call_id,
+                            "content": _text_content(texts),
+                        }
+                    )
+                if moved:
+                    content: list[dict[str, Any]] = []
+                    for entry in moved:
+                        content.append({"type": "text", "text": marker_text(entry.result)})
+                        content.extend(_map_part(m) for m in entry.media)
+                    messages.append({"role": "user", "content": content})
+            case _:
+                assert_never(turn)
+    return {"model": profile.model, "messages": messages}

@@ -1,0 +1,314 @@
+"""The pytest plugin: one test per target, cell and check, snapshots, and a results file.
+
+Options (all under `--conformance-*`, or the `conformance_*` ini keys):
+
+- `--conformance-matrix PATH`: the matrix; a bad file stops the run with `file:line:col` errors.
+- `--conformance-target NAME`: `reference`, an entry-point name or `module:attr` (repeatable).
+- `--conformance-results PATH`: write one JSON line per cell and check.
+
+A test module opts in by holding `test_conformance` from `conformance.suite`.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from conformance.checks import (
+    CellRun,
+    Check,
+    applicable_checks,
+    evaluate,
+    row_ref,
+    run_cell,
+    snapshot_data,
+)
+from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
+from conformance.targets import Target, TargetError, resolve_target
+
+if TYPE_CHECKING:
+    from syrupy.assertion import SnapshotAssertion
+    from syrupy.location import PyTestLocation
+    from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
+
+__all__ = ["Case", "PayloadSnapshot", "run_case"]
+
+_STATE = pytest.StashKey["_State"]()
+_RECORD = "conformance"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One generated test: a target, a cell and a check."""
+
+    target: str
+    cell: CellSpec
+    check: Check
+
+    @property
+    def id(self) -> str:
+        return f"{self.target}:{self.cell.id}:{self.check}"
+
+
+@dataclass
+class _State:
+    matrix_path: Path
+    snapshots: Path
+    target_specs: list[str]
+    results_path: Path | None
+    matrix: Matrix | None = None
+    targets: dict[str, Target] = field(default_factory=dict[str, Target])
+    runs: dict[tuple[str, str], CellRun] = field(default_factory=dict[tuple[str, str], CellRun])
+    records: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+
+    def load(self) -> Matrix:
+        if self.matrix is None:
+            try:
+                self.matrix = load_matrix(self.matrix_path)
+            except MatrixError as error:
+                raise pytest.UsageError(f"invalid matrix:\n{error}") from None
+            for spec in self.target_specs:
+                try:
+                    self.targets[spec] = resolve_target(spec)
+                except TargetError as error:
+                    raise pytest.UsageError(str(error)) from None
+        return self.matrix
+
+    def run(self, spec: str, cell: CellSpec) -> CellRun:
+        key = (spec, cell.id)
+        if key not in self.runs:
+            self.runs[key] = run_cell(self.targets[spec], cell)
+        return self.runs[key]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("conformance", "tool-result conformance")
+    group.addoption("--conformance-matrix", help="matrix.yaml to generate tests from")
+    group.addoption(
+        "--conformance-target",
+        action="append",
+        help="target under test: reference, an entry-point name, or module:attr (repeatable)",
+    )
+    group.addoption("--conformance-results", help="write one JSON line per cell and check here")
+    parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
+    parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
+    parser.addini("conformance_targets", "targets under test", type="linelist", default=[])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "conformance: a generated conformance test")
+    cli_matrix = cast("str | None", config.getoption("conformance_matrix"))
+    ini_matrix = cast("str", config.getini("conformance_matrix"))
+    explicit = bool(cli_matrix or ini_matrix)
+    if cli_matrix:
+        matrix_path = Path(cli_matrix)
+    elif ini_matrix:
+        matrix_path = config.rootpath / ini_matrix
+    else:
+        matrix_path = Path(__file__).parent / "data" / "matrix.yaml"
+    if matrix_path.is_absolute() and matrix_path.is_relative_to(Path.cwd()):
+        matrix_path = matrix_path.relative_to(Path.cwd())  # errors name the file as typed
+    specs = cast("list[str] | None", config.getoption("conformance_target")) or cast(
+        "list[str]", config.getini("conformance_targets")
+    )
+    results = cast("str | None", config.getoption("conformance_results"))
+    state = _State(
+        matrix_path=matrix_path,
+        snapshots=config.rootpath / cast("str", config.getini("conformance_snapshots")),
+        target_specs=specs or ["reference"],
+        results_path=Path(results) if results else None,
+    )
+    config.stash[_STATE] = state
+    if explicit:
+        state.load()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "conformance_case" not in metafunc.fixturenames:
+        return
+    state = metafunc.config.stash[_STATE]
+    matrix = state.load()
+    cases = [
+        Case(spec, cell, check)
+        for spec in state.target_specs
+        for cell in matrix.cells()
+        for check in applicable_checks(cell)
+    ]
+    metafunc.parametrize(
+        "conformance_case",
+        [pytest.param(c, id=c.id, marks=pytest.mark.conformance) for c in cases],
+    )
+
+
+class PayloadSnapshot(SingleFileSnapshotExtension):
+    """One JSON file per cell: `snapshots/<target>/<api>/<family>.<type>.<source>.<style>.json`.
+
+    The payload is written in its own key order, indented, with no other normalization.
+    """
+
+    file_extension = "json"
+    _write_mode = WriteMode.TEXT
+
+    def serialize(
+        self,
+        data: SerializableData,
+        *,
+        exclude: PropertyFilter | None = None,
+        include: PropertyFilter | None = None,
+        matcher: PropertyMatcher | None = None,
+    ) -> SerializedData:
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+    @staticmethod
+    def _case(test_location: PyTestLocation) -> Case | None:
+        params = getattr(getattr(test_location.item, "callspec", None), "params", {})
+        return cast("Case | None", params.get("conformance_case"))
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        state = test_location.item.config.stash[_STATE]
+        case = cls._case(test_location)
+        if case is None:
+            # syrupy scans the site of every collected test file; other files own nothing here.
+            return str(state.snapshots / ".not-a-conformance-test")
+        return str(state.snapshots / state.targets[case.target].name / case.cell.api)
+
+    @classmethod
+    def get_snapshot_name(cls, *, test_location: PyTestLocation, index: Any = 0) -> str:
+        case = cls._case(test_location)
+        if case is None:
+            return super().get_snapshot_name(test_location=test_location, index=index)
+        cell = case.cell
+        return f"{cell.family}.{cell.content_type}.{cell.source}.{cell.style}"
+
+    @classmethod
+    def matches_test_location(
+        cls, *, test_location: PyTestLocation, snapshot_location: str
+    ) -> bool:
+        if cls._case(test_location) is None:
+            return False
+        return Path(snapshot_location) == Path(
+            cls.get_location(test_location=test_location, index=0)
+        )
+
+
+@pytest.fixture
+def conformance_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """syrupy's `snapshot`, writing one JSON file per cell."""
+    return snapshot.use_extension(PayloadSnapshot)
+
+
+def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None:
+    """The body of every generated test."""
+    state = item.config.stash[_STATE]
+    assert state.matrix is not None
+    target = state.targets[case.target]
+    cell = case.cell
+    record: dict[str, Any] = {
+        "kind": "result",
+        "target": target.name,
+        "target_version": target.version,
+        "cell": cell.id,
+        "row": cell.row_id,
+        "api": cell.api,
+        "model": cell.model,
+        "content_type": cell.content_type,
+        "source": cell.source,
+        "style": cell.style,
+        "expect": cell.expect,
+        "known": cell.known,
+        "cite": cell.cite_id,
+        "check": case.check,
+        "outcome": None,
+        "detail": "",
+        "reason": None,
+        "link": None,
+    }
+    item.user_properties.append((_RECORD, record))
+    reason = target.supports(row_ref(cell))
+    if reason is not None:
+        record["detail"] = reason
+        pytest.skip(reason)
+    run = state.run(case.target, cell)
+    record["outcome"] = run.observation.outcome
+    if case.check == "snapshot":
+        record["detail"] = (
+            f"{case.target}/{cell.api}/{PayloadSnapshot.get_snapshot_name(test_location=_location(item))}.json"
+        )
+        with warnings.catch_warnings():
+            # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
+            warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
+            assert snapshot_data(run) == snapshot
+        return
+    result = evaluate(run, case.check)
+    record["detail"] = result.detail
+    deviation = state.matrix.deviation(target.name, cell.id)
+    if deviation is None:
+        if not result.passed:
+            pytest.fail(f"{cell.id} [{case.check}]: {result.detail}", pytrace=False)
+        return
+    record["reason"], record["link"] = deviation.reason, deviation.link
+    if result.passed:
+        if case.check == "outcome":
+            record["verdict"] = "xpass"
+            pytest.fail(
+                f"{cell.id}: the declared deviation ({deviation.outcome}) no longer happens; "
+                "remove it from matrix.yaml",
+                pytrace=False,
+            )
+        return
+    if run.observation.outcome != deviation.outcome:
+        pytest.fail(
+            f"{cell.id} [{case.check}]: declared deviation {deviation.outcome}, observed "
+            f"{run.observation.outcome}: {result.detail}",
+            pytrace=False,
+        )
+    pytest.xfail(f"known deviation: {deviation.reason} ({deviation.link})")
+
+
+def _location(item: pytest.Item) -> PyTestLocation:
+    from syrupy.location import PyTestLocation
+
+    return PyTestLocation(item)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    record = next((value for key, value in report.user_properties if key == _RECORD), None)
+    if record is None:
+        return
+    record = cast("dict[str, Any]", record)
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        if "verdict" in record:
+            pass
+        elif hasattr(report, "wasxfail"):
+            record["verdict"] = "xfail"
+        elif report.skipped:
+            record["verdict"] = "skip"
+        elif report.failed:
+            record["verdict"] = "fail"
+            if not record["detail"] or record["check"] == "snapshot":
+                record["detail"] = _failure_text(report, record)
+        else:
+            record["verdict"] = "pass"
+        _records.append(record)
+
+
+_records: list[dict[str, Any]] = []
+
+
+def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
+    text = report.longreprtext
+    if record["check"] == "snapshot":
+        if "does not exist" in text or ("Snapshot '" in text and "not exist" in text):
+            return (
+                f"no snapshot at snapshots/{record['detail']}: create it with "
+                "`nox -s update_snapshots` and review the new file"
+            )
+        return f"payload differs from snapshots/{record['detail']}:\n{text[-2000:]}"
+    return text[-2000:]

@@ -1,0 +1,44 @@
+"""The Target interface: what the suite needs from an implementation under test."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from conformance.history import History
+
+__all__ = ["Payload", "RowRef", "Target"]
+
+Payload = dict[str, Any]
+"""The exact JSON request body a target would send."""
+
+
+@dataclass(frozen=True)
+class RowRef:
+    """A model row as a target sees it: which api and model, never what is expected."""
+
+    id: str
+    api: str
+    family: str
+    model: str
+
+
+@runtime_checkable
+class Target(Protocol):
+    """An implementation under test.
+
+    `render` returns the exact request body for the row, or raises before anything is sent.
+    `render_stored` does the same after a storage round trip in the target's own history
+    format: translate, dump, load, render.
+    """
+
+    name: str
+    version: str
+
+    def supports(self, row: RowRef) -> str | None:
+        """None if the target can render for this row, else the reason it cannot."""
+        ...
+
+    def render(self, row: RowRef, history: History) -> Payload: ...
+
+    def render_stored(self, row: RowRef, history: History) -> Payload: ...
