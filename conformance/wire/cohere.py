@@ -1,0 +1,116 @@
+"""Wire locator for Cohere Chat v2 request bodies (`{"model", "messages": [...]}`).
+
+Written from the provider's documentation and SDK types, not from any mapper:
+- cohere 7.3.1 `cohere.types`: `ToolChatMessageV2` (`role: "tool"`, `tool_call_id`,
+  `content: str | List[ToolContent]`, `ToolContent = TextToolContent | DocumentToolContent`
+  with `document: Document{data, id?}`), `UserChatMessageV2` (`content: str | List[Content]`,
+  `Content = TextContent | ImageUrlContent{image_url: ImageUrl{url, detail}}`),
+  `AssistantChatMessageV2` (`tool_calls: List[ToolCallV2{id, type, function{name,
+  arguments}}]`, `tool_plan`, `content`), `SystemChatMessageV2`.
+- https://docs.cohere.com/reference/chat and https://docs.cohere.com/docs/tool-use-overview
+  (tool results as `{"type": "document", "document": {"data": ...}}`).
+
+A Cohere `document` is a JSON object, not a file: it is reported as kind "json" at its path.
+Every message that is not `role: "tool"` is a `WireMessage` at `(message index, 0)`; a tool
+message is a `WireToolResult` at `(message index, 0)`. The assistant's `tool_plan` is not
+content and is not located (it is in `WireView.strings`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from conformance.wire._common import (
+    Found,
+    array,
+    mapping,
+    parts,
+    required,
+    string,
+    text_part,
+    unknown_part,
+    url_part,
+)
+from conformance.wire.base import (
+    WireMessage,
+    WirePart,
+    WireToolCall,
+    WireToolResult,
+    WireView,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+__all__ = ["API", "locate"]
+
+API = "cohere"
+
+
+def locate(payload: Mapping[str, Any]) -> WireView:
+    """The neutral view of a Chat v2 request body."""
+    root = mapping(payload, "$")
+    found = Found()
+    for index, raw in enumerate(array(root.get("messages"), "messages")):
+        path = f"messages[{index}]"
+        _message(found, mapping(raw, path), index, path)
+    return found.view(API, payload)
+
+
+def _message(found: Found, message: Mapping[str, Any], index: int, path: str) -> None:
+    match string(message, "role", path):
+        case "tool":
+            found.tool_results.append(_tool_result(message, index, path))
+        case role:
+            found.tool_calls.extend(_tool_calls(message, index, path))
+            own = _parts(message.get("content"), f"{path}.content")
+            if own:
+                found.messages.append(WireMessage(role, own, (index, 0), path))
+
+
+def _tool_result(message: Mapping[str, Any], index: int, path: str) -> WireToolResult:
+    return WireToolResult(
+        call_id=string(message, "tool_call_id", path),
+        parts=_parts(required(message, "content", path), f"{path}.content"),
+        position=(index, 0),
+        path=path,
+    )
+
+
+def _tool_calls(message: Mapping[str, Any], index: int, path: str) -> list[WireToolCall]:
+    raw_calls = message.get("tool_calls")
+    if raw_calls is None:
+        return []
+    calls: list[WireToolCall] = []
+    for number, raw in enumerate(array(raw_calls, f"{path}.tool_calls")):
+        call_path = f"{path}.tool_calls[{number}]"
+        call = mapping(raw, call_path)
+        function = mapping(call.get("function"), f"{call_path}.function")
+        calls.append(
+            WireToolCall(
+                call_id=string(call, "id", call_path),
+                name=string(function, "name", f"{call_path}.function"),
+                position=(index, number),
+                path=call_path,
+            )
+        )
+    return calls
+
+
+def _parts(content: object, path: str) -> tuple[WirePart, ...]:
+    return parts(content, path, _part)
+
+
+def _part(block: Mapping[str, Any], path: str) -> WirePart:
+    match string(block, "type", path):
+        case "text":
+            return text_part(string(block, "text", path), path)
+        case "image_url":
+            image = mapping(block.get("image_url"), f"{path}.image_url")
+            return url_part("image", string(image, "url", f"{path}.image_url"), path)
+        case "document":
+            document = mapping(block.get("document"), f"{path}.document")
+            required(document, "data", f"{path}.document")
+            return WirePart("json", path)
+        case other:
+            return unknown_part(other, block, path)
