@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -164,10 +165,19 @@ def _wire_ids(history: History, view: WireView) -> dict[str, str]:
     return {c.tool_call_id: c.tool_call_id for c in calls}
 
 
+def _verbatim(needle: str, text: str) -> bool:
+    """`needle` in `text`, not as part of a longer name or id (`call_1` is not in `call_12`)."""
+    pattern = rf"(?<![A-Za-z0-9_\-]){re.escape(needle)}(?![A-Za-z0-9_\-])"
+    return bool(needle) and re.search(pattern, text) is not None
+
+
 def _names_call(text: str, call_id: str, name: str) -> bool:
-    return any(m == (name, call_id) for m in marker.find(text)) or (
-        call_id in text and name in text
-    )
+    """Whether a text part names this call: our marker if it holds one, else any text that
+    holds the tool name and call id verbatim (design rule 2 lets targets word it their way)."""
+    markers = marker.find(text)
+    if markers:
+        return any(m == (name, call_id) for m in markers)
+    return _verbatim(call_id, text) and _verbatim(name, text)
 
 
 def _marker_for(ctx: _Context, message: WireMessage, index: int) -> tuple[str, str] | None:

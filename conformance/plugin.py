@@ -12,14 +12,17 @@ A test module opts in by holding `test_conformance` from `conformance.suite`.
 from __future__ import annotations
 
 import json
+import platform
 import warnings
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
+from conformance import __version__
 from conformance.checks import (
     CellRun,
     Check,
@@ -125,6 +128,7 @@ def pytest_configure(config: pytest.Config) -> None:
         results_path=Path(results) if results else None,
     )
     config.stash[_STATE] = state
+    config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     if explicit:
         state.load()
 
@@ -278,12 +282,19 @@ def _location(item: pytest.Item) -> PyTestLocation:
     return PyTestLocation(item)
 
 
-def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    record = next((value for key, value in report.user_properties if key == _RECORD), None)
-    if record is None:
-        return
-    record = cast("dict[str, Any]", record)
-    if report.when == "call" or (report.when == "setup" and not report.passed):
+class _Recorder:
+    """Collects one record per conformance test report and writes the results file."""
+
+    def __init__(self, state: _State) -> None:
+        self.state = state
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        found = next((value for key, value in report.user_properties if key == _RECORD), None)
+        if found is None:
+            return
+        if not (report.when == "call" or (report.when == "setup" and not report.passed)):
+            return
+        record = dict(cast("dict[str, Any]", found))
         if "verdict" in record:
             pass
         elif hasattr(report, "wasxfail"):
@@ -296,10 +307,49 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
                 record["detail"] = _failure_text(report, record)
         else:
             record["verdict"] = "pass"
-        _records.append(record)
+        self.state.records.append(record)
 
-
-_records: list[dict[str, Any]] = []
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        state = self.state
+        if state.results_path is None or hasattr(session.config, "workerinput"):
+            return
+        matrix = state.load()
+        meta = {
+            "kind": "meta",
+            "suite_version": __version__,
+            "matrix": str(state.matrix_path),
+            "matrix_digest": matrix.digest,
+            "targets": {t.name: t.version for t in state.targets.values()},
+            "python": platform.python_version(),
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        order = (
+            "kind",
+            "target",
+            "target_version",
+            "cell",
+            "row",
+            "api",
+            "model",
+            "content_type",
+            "source",
+            "style",
+            "expect",
+            "known",
+            "cite",
+            "check",
+            "verdict",
+            "outcome",
+            "detail",
+            "reason",
+            "link",
+        )
+        lines = [meta, *({k: r[k] for k in order} for r in state.records)]
+        lines.append({"kind": "end", "results": len(state.records)})
+        state.results_path.parent.mkdir(parents=True, exist_ok=True)
+        with state.results_path.open("w", encoding="utf-8") as out:
+            for line in lines:
+                out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
 def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:

@@ -1,0 +1,194 @@
+"""Mutant targets: the reference target with exactly one bug each.
+
+Every rule the suite checks has a mutant here that breaks it, and `test_mutants.py` shows
+the suite giving the failing verdict for each. A check that no mutant fails is suspect.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from conformance import history as canonical
+from conformance import marker
+from conformance.errors import UnsupportedContent
+from conformance.history import History, Message, Part, Text, ToolResult
+from conformance.targets.base import Payload, RowRef
+from conformance.targets.reference import ReferenceTarget
+
+__all__ = [
+    "AddsMarkerToText",
+    "ChangesWhitespace",
+    "DropsMedia",
+    "LosesProvenanceInStorage",
+    "MarkerNamesWrongCall",
+    "NativeEverywhere",
+    "SwallowsUnsupported",
+]
+
+
+def _map_tool_content(history: History, change: Any) -> History:
+    """Apply `change(parts) -> parts` to every tool result and tool-produced user message."""
+    out: History = []
+    for item in history:
+        if isinstance(item, ToolResult) or (
+            isinstance(item, Message)
+            and item.source is not None
+            and not isinstance(item.content, str)
+        ):
+            item = item.model_copy(update={"content": change(item.content)})
+        out.append(item)
+    return out
+
+
+class _Mutant(ReferenceTarget):
+    name = "mutant"
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        return self.render(row, canonical.load(canonical.dump(history)))
+
+
+class DropsMedia(_Mutant):
+    """Silently leaves out every media item a tool produced."""
+
+    name = "mutant-drops-media"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def keep_text(parts: list[Part]) -> list[Part]:
+            return [p for p in parts if isinstance(p, Text)]
+
+        return super().render(row, _map_tool_content(history, keep_text))
+
+
+class AddsMarkerToText(_Mutant):
+    """Puts the fallback marker in front of tool-result text too."""
+
+    name = "mutant-adds-marker-to-text"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        out: History = []
+        for item in history:
+            if isinstance(item, ToolResult):
+                tag = marker.render(item.name, item.tool_call_id)
+                item = item.model_copy(
+                    update={
+                        "content": [
+                            Text(text=tag + p.text) if isinstance(p, Text) else p
+                            for p in item.content
+                        ]
+                    }
+                )
+            out.append(item)
+        return super().render(row, out)
+
+
+class ChangesWhitespace(_Mutant):
+    """Normalizes line endings and strips trailing spaces from tool text."""
+
+    name = "mutant-changes-whitespace"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def tidy(parts: list[Part]) -> list[Part]:
+            return [
+                Text(text=p.text.replace("\r\n", "\n").rstrip()) if isinstance(p, Text) else p
+                for p in parts
+            ]
+
+        return super().render(row, _map_tool_content(history, tidy))
+
+
+class LosesProvenanceInStorage(_Mutant):
+    """Stores tool-produced user content without its provenance, so a replay differs."""
+
+    name = "mutant-loses-provenance-in-storage"
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        rows = json.loads(canonical.dump(history))
+        for row_item in rows:
+            row_item.pop("source", None)
+        return self.render(row, canonical.load(json.dumps(rows)))
+
+
+class NativeEverywhere(_Mutant):
+    """Puts fallback media into the tool message itself, whatever the model accepts there.
+
+    Works on the chat-shaped apis whose rows have fallback cells (openai-chat, cohere): the
+    media after each marker moves into the tool message that marker names.
+    """
+
+    name = "mutant-native-everywhere"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        payload = super().render(row, history)
+        messages: list[dict[str, Any]] = payload.get("messages", [])
+        tools = {m["tool_call_id"]: m for m in messages if m.get("role") == "tool"}
+        kept: list[dict[str, Any]] = []
+        for message in messages:
+            content = message.get("content")
+            if message.get("role") != "user" or not isinstance(content, list):
+                kept.append(message)
+                continue
+            owner: dict[str, Any] | None = None
+            rest: list[Any] = []
+            for part in cast("list[dict[str, Any]]", content):
+                found = marker.parse(part.get("text", "")) if part.get("type") == "text" else None
+                if found is not None and found.tool_call_id in tools:
+                    owner = tools[found.tool_call_id]
+                    if isinstance(owner["content"], str):
+                        text = owner["content"]
+                        owner["content"] = [{"type": "text", "text": text}] if text else []
+                elif owner is not None and part.get("type") != "text":
+                    owner["content"].append(part)
+                else:
+                    rest.append(part)
+            if rest:
+                kept.append({**message, "content": rest})
+        payload["messages"] = kept
+        return payload
+
+
+class SwallowsUnsupported(_Mutant):
+    """Catches the unsupported error and sends the request without the offending media."""
+
+    name = "mutant-swallows-unsupported"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        try:
+            return super().render(row, history)
+        except UnsupportedContent as error:
+            kind = error.content_type
+
+            def without(parts: list[Part]) -> list[Part]:
+                return [p for p in parts if p.type != kind]
+
+            return super().render(row, _map_tool_content(history, without))
+
+
+class MarkerNamesWrongCall(_Mutant):
+    """Writes markers that name the next tool call of the turn instead of their own."""
+
+    name = "mutant-marker-names-wrong-call"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        payload = super().render(row, history)
+        calls = [item for item in history if isinstance(item, ToolResult)]
+        ids = [c.tool_call_id for c in calls]
+        names = {c.tool_call_id: c.name for c in calls}
+        rotated = {ids[i]: ids[(i + 1) % len(ids)] for i in range(len(ids))}
+        if len(ids) == 1:
+            rotated = {ids[0]: ids[0] + "_other"}
+
+        def fix(value: Any) -> Any:
+            if isinstance(value, str):
+                found = marker.parse(value)
+                if found is not None and found.tool_call_id in rotated:
+                    wrong = rotated[found.tool_call_id]
+                    return marker.render(names.get(wrong, found.tool_name), wrong)
+                return value
+            if isinstance(value, dict):
+                return {k: fix(v) for k, v in value.items()}  # type: ignore[misc]
+            if isinstance(value, list):
+                return [fix(v) for v in value]  # type: ignore[misc]
+            return value
+
+        return fix(payload)
