@@ -285,11 +285,11 @@ def _classify_text(ctx: _Context, item: Produced, text: str) -> tuple[Outcome, s
                 if message.role == "user" and _marker_for(ctx, message, index) is not None:
                     return "fallback-marked", part.path, "text moved to a user message"
                 return "fallback-unmarked", part.path, "text moved out of its tool result"
-    quoted = json.dumps(text, ensure_ascii=False)[1:-1]
+    quoted = {json.dumps(text, ensure_ascii=ascii)[1:-1] for ascii in (False, True)} - {text}
     for path, value in ctx.view.strings:
         if text in value:
             return "altered", path, "the text is wrapped in a longer string"
-        if quoted != text and quoted in value:
+        if any(q in value for q in quoted):
             return "stringified", path, "the text is JSON-escaped inside a string"
     wanted = _normal(text)
     for path, value in ctx.view.strings:
