@@ -12,13 +12,15 @@ from typing import Any
 
 from conformance import marker
 from conformance.errors import UnsupportedContent
-from conformance.history import History, Message, Text, ToolCall, ToolResult
+from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.observe import observe
 from conformance.scenarios import TEXT_FIXTURE, fixture_part, scenario
 
 IMAGE = fixture_part("image")
+assert isinstance(IMAGE, Image)
 assert IMAGE.data is not None
-B64 = base64.b64encode(IMAGE.data).decode()
+PNG = IMAGE.data
+B64 = base64.b64encode(PNG).decode()
 DATA_URL = f"data:image/png;base64,{B64}"
 MARK = marker.render("get_image", "call_1")
 
@@ -157,8 +159,7 @@ def test_stringified_base64() -> None:
 
 
 def test_stringified_bytes_repr() -> None:
-    assert IMAGE.data is not None
-    assert outcome_of(IMAGE_HISTORY, chat(tool(str(IMAGE.data)))) == "stringified"
+    assert outcome_of(IMAGE_HISTORY, chat(tool(str(PNG)))) == "stringified"
 
 
 def test_text_native_byte_for_byte() -> None:
@@ -204,7 +205,7 @@ def test_rewritten_call_ids_are_followed_through_the_wire_tool_call() -> None:
 
 
 def test_anthropic_native_and_error_flag_ignored_for_outcome() -> None:
-    payload = {
+    payload: dict[str, Any] = {
         "model": "claude-sonnet-4-5",
         "max_tokens": 1024,
         "messages": [

@@ -1,0 +1,319 @@
+"""The matrix loader: the real matrix.yaml, and every kind of bad input reported as file:line:col.
+
+Each file in tests/data/bad_matrix/ is tests/data/bad_matrix/valid.yaml with one defect (its first
+line says which), so each is expected to give exactly the one error listed here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from conformance.matrix import (
+    CONTENT_TYPES,
+    EXPECTATIONS,
+    KNOWN,
+    OUTCOMES,
+    ROW_API_NAMES,
+    ROW_ID_PATTERN,
+    SOURCES,
+    STYLES,
+    CellSpec,
+    LocatedError,
+    Matrix,
+    MatrixError,
+    json_schema,
+    load_matrix,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+MATRIX = ROOT / "matrix.yaml"
+BAD = Path(__file__).resolve().parent / "data" / "bad_matrix"
+
+DEVIATIONS = """\
+deviations:
+  pydantic-ai:
+    - cell: openai-chat/gpt-4o/image/inline/result
+      outcome: dropped
+      reason: the image is not sent
+      link: https://example.org/issue/1
+"""
+
+
+def errors_of(path: str | Path) -> list[LocatedError]:
+    with pytest.raises(MatrixError) as info:
+        load_matrix(path)
+    return info.value.errors
+
+
+# --- bad input: one test case per kind ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "line", "col", "phrase"),
+    [
+        ("syntax", 16, 58, "YAML syntax error: expected ',' or '}', but got ']'"),
+        ("tab", 8, 1, "indent with spaces, not tabs"),
+        ("duplicate_key", 14, 11, "duplicate key 'prompt'"),
+        (
+            "unknown_expectation",
+            16,
+            28,
+            "'nativ' is not a valid expectation; use one of: native, fallback, unsupported",
+        ),
+        (
+            "unknown_known",
+            20,
+            45,
+            "'docs' is not a valid value for known; use one of: doc, sdk, third-party, uncertain",
+        ),
+        (
+            "missing_style",
+            15,
+            9,
+            "rows.openai-chat/gpt-4o.cells.image.inline: missing style 'prompt'"
+            " — every cell must be declared (expect, known, cite)",
+        ),
+        ("missing_content_type", 9, 5, "cells: missing content type 'audio'"),
+        ("missing_source", 17, 7, "cells.image: missing source 'url'"),
+        (
+            "unknown_key_row",
+            9,
+            5,
+            "unknown key 'notes' is not allowed here; allowed keys: model, note, cells",
+        ),
+        ("unknown_key_cell", 12, 58, "unknown key 'verified' is not allowed here"),
+        ("unknown_citation", 24, 59, "unknown citation 'c2'; add it under `citations`"),
+        ("unknown_api", 7, 3, "unknown api 'openai' in row id"),
+        ("bad_row_id", 7, 3, "row id 'gpt-4o' must be '<api>/<family>'"),
+        ("source_not_listed", 14, 9, "source 'url' is not listed in the top-level `sources`"),
+        (
+            "deviation_unknown_cell",
+            32,
+            13,
+            "cell 'openai-chat/gpt-4o/image/inline/reslt', which is not in the matrix",
+        ),
+        ("bad_target", 31, 3, "bad target name 'Some Target'"),
+        ("empty", 1, 1, "the file is empty"),
+    ],
+)
+def test_bad_input_is_located(name: str, line: int, col: int, phrase: str) -> None:
+    path = BAD / f"{name}.yaml"
+    [error] = errors_of(path)
+    assert (error.path, error.line, error.col) == (str(path), line, col)
+    assert str(error) == f"{path}:{line}:{col}: {error.message}"
+    assert phrase in error.message
+
+
+def test_the_bad_files_are_copies_of_a_valid_one() -> None:
+    matrix = load_matrix(BAD / "valid.yaml")
+    assert len(matrix.cells()) == len(CONTENT_TYPES) * len(STYLES)
+
+
+def test_unknown_content_type_names_the_allowed_ones() -> None:
+    path = BAD / "unknown_content_type.yaml"
+    prefix = "rows.openai-chat/gpt-4o.cells"
+    assert [str(e) for e in errors_of(path)] == [
+        f"{path}:9:5: {prefix}: missing content type 'video'"
+        " — every row must declare all of text, image, document, audio, video",
+        f"{path}:26:7: {prefix}: unknown content type 'vidoe';"
+        " use one of: text, image, document, audio, video (did you mean 'video'?)",
+    ]
+
+
+def test_several_errors_are_reported_together_in_file_order() -> None:
+    path = BAD / "several_errors.yaml"
+    with pytest.raises(MatrixError) as info:
+        load_matrix(path)
+    lines = str(info.value).splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        f"{path}:12:28",
+        f"{path}:19:9",
+        f"{path}:27:59",
+    ]
+    assert "'nativ' is not a valid expectation" in lines[0]
+    assert "missing style 'prompt'" in lines[1]
+    assert "unknown citation 'c9'" in lines[2]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    path = tmp_path / "nope.yaml"
+    [error] = errors_of(path)
+    assert str(error) == f"{path}:1:1: no such file; give the path of a matrix.yaml"
+
+
+def test_a_directory_is_not_a_matrix(tmp_path: Path) -> None:
+    [error] = errors_of(tmp_path)
+    assert (error.line, error.col) == (1, 1)
+    assert error.message.startswith("cannot read the file")
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("version: 1\nsources: [caf\xe9]\n".encode("latin-1"))
+    [error] = errors_of(path)
+    assert (error.line, error.col) == (1, 1)
+    assert "not UTF-8: byte 0xe9" in error.message
+    assert "(line 2)" in error.message
+
+
+def test_a_relative_path_stays_relative(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BAD)
+    with pytest.raises(MatrixError) as info:
+        load_matrix("missing_style.yaml")
+    assert str(info.value).startswith("missing_style.yaml:15:9: rows.openai-chat/gpt-4o.")
+
+
+def test_the_top_level_must_be_a_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "list.yaml"
+    path.write_text("- version\n- rows\n")
+    [error] = errors_of(path)
+    assert str(error) == (
+        f"{path}:1:1: the file must be a mapping with version, sources, citations and rows,"
+        " not a list"
+    )
+
+
+def test_duplicate_deviation_for_a_cell(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    second = DEVIATIONS.split("  pydantic-ai:\n")[1]
+    path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS + second)
+    [error] = errors_of(path)
+    assert (error.line, error.col) == (36, 13)  # the second "- cell:"
+    assert "already has a deviation for this target (item 0)" in error.message
+
+
+# --- the real matrix.yaml -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def matrix() -> Matrix:
+    return load_matrix(MATRIX)
+
+
+def test_every_row_declares_every_cell_once(matrix: Matrix) -> None:
+    cells = matrix.cells()
+    assert len(cells) == len(matrix.rows) * len(CONTENT_TYPES) * len(matrix.sources) * 2
+    assert len({c.id for c in cells}) == len(cells)
+
+
+def test_every_cell_cites_a_real_source(matrix: Matrix) -> None:
+    for cell in matrix.cells():
+        assert cell.cite is matrix.citations[cell.cite_id]
+        assert cell.cite.url.startswith("https://")
+        assert cell.cite.says.strip()
+        assert cell.known in KNOWN
+        if cell.known == "uncertain":
+            assert cell.note, f"{cell.id}: an uncertain cell must say why in its note"
+
+
+def test_cells_order(matrix: Matrix) -> None:
+    order = [(c.row_id, c.content_type, c.source, c.style) for c in matrix.cells()]
+    assert order == list(itertools.product(matrix.rows, CONTENT_TYPES, matrix.sources, STYLES))
+
+
+def test_cell_spec_fields_and_id(matrix: Matrix) -> None:
+    spec = matrix.cells()[2]
+    assert spec == CellSpec(
+        row_id="openai-chat/gpt-4o",
+        api="openai-chat",
+        family="gpt-4o",
+        model="gpt-4o",
+        content_type="image",
+        source="inline",
+        style="result",
+        expect="fallback",
+        known="sdk",
+        cite=matrix.citations["openai-chat-user-content"],
+        cite_id="openai-chat-user-content",
+        note=spec.note,
+    )
+    assert spec.id == "openai-chat/gpt-4o/image/inline/result"
+    for cell in matrix.cells():
+        assert cell.id == f"{cell.api}/{cell.family}/{cell.content_type}/{cell.source}/{cell.style}"
+
+
+def test_digest_is_of_the_file_bytes_and_stable(tmp_path: Path) -> None:
+    first, second = load_matrix(MATRIX), load_matrix(MATRIX)
+    expected = "sha256:" + hashlib.sha256(MATRIX.read_bytes()).hexdigest()
+    assert first.digest == second.digest == expected
+
+    copy = tmp_path / "matrix.yaml"
+    shutil.copy(MATRIX, copy)
+    with copy.open("a") as f:
+        f.write("# a comment changes the bytes, not the content\n")
+    edited = load_matrix(copy)
+    assert edited.digest != first.digest
+    assert edited == first
+
+
+def test_digest_of_a_matrix_built_in_code(matrix: Matrix) -> None:
+    built = Matrix.model_validate(matrix.model_dump())
+    assert built == matrix
+    assert built.digest == "sha256:" + hashlib.sha256(built.model_dump_json().encode()).hexdigest()
+    assert built.digest == Matrix.model_validate(matrix.model_dump()).digest
+
+
+def test_a_matrix_built_in_code_gets_the_same_cross_checks(matrix: Matrix) -> None:
+    data = matrix.model_dump()
+    data["rows"]["anthropic/claude-sonnet-4"]["cells"]["video"]["inline"]["prompt"]["cite"] = "x"
+    with pytest.raises(ValidationError, match="unknown citation 'x'"):
+        Matrix.model_validate(data)
+
+
+def test_row_lookup(matrix: Matrix) -> None:
+    assert matrix.row("cohere/command-a-vision").model == "command-a-vision-07-2025"
+    with pytest.raises(KeyError, match="no row 'gemini/gemini-3'"):
+        matrix.row("gemini/gemini-3")
+
+
+def test_deviations(tmp_path: Path) -> None:
+    path = tmp_path / "m.yaml"
+    path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS)
+    matrix = load_matrix(path)
+    cell = "openai-chat/gpt-4o/image/inline/result"
+    deviation = matrix.deviation("pydantic-ai", cell)
+    assert deviation is not None
+    assert deviation.outcome == "dropped"
+    assert matrix.deviation("pydantic-ai", "openai-chat/gpt-4o/text/inline/result") is None
+    assert matrix.deviation("reference", cell) is None
+    assert matrix.deviations_for("pydantic-ai") == {cell: deviation}
+
+
+# --- vocabulary and schema ------------------------------------------------------------------
+
+
+def test_vocabulary() -> None:
+    assert CONTENT_TYPES == ("text", "image", "document", "audio", "video")
+    assert SOURCES == ("inline", "url")
+    assert STYLES == ("result", "prompt")
+    assert EXPECTATIONS == ("native", "fallback", "unsupported")
+    assert KNOWN == ("doc", "sdk", "third-party", "uncertain")
+    assert "stringified" in OUTCOMES
+    assert len(OUTCOMES) == 8
+    assert len(ROW_API_NAMES) == 10
+
+
+def test_json_schema_lets_editors_complete_keys() -> None:
+    schema = json_schema()
+    defs = schema["$defs"]
+    assert list(defs["RowCells"]["properties"]) == list(CONTENT_TYPES)
+    assert defs["RowCells"]["additionalProperties"] is False
+    assert defs["Cell"]["properties"]["expect"]["enum"] == list(EXPECTATIONS)
+    assert defs["Cell"]["properties"]["known"]["enum"] == list(KNOWN)
+    assert list(schema["properties"]["rows"]["patternProperties"]) == [ROW_ID_PATTERN]
+    assert schema["properties"]["rows"]["additionalProperties"] is False
+    assert list(defs["RowCells"]["properties"]["image"]["properties"]) == list(SOURCES)
+    assert schema["$schema"].startswith("https://json-schema.org/")
+
+
+def test_committed_schema_is_the_generated_one() -> None:
+    """matrix.schema.json is what `conformance schema` prints; regenerate it after a change."""
+    committed = json.loads((MATRIX.parent / "matrix.schema.json").read_text(encoding="utf-8"))
+    assert committed == json_schema(), "run: conformance schema -o matrix.schema.json"
