@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.location import PyTestLocation
 
 from conformance import __version__
 from conformance.checks import (
@@ -37,7 +38,6 @@ from conformance.targets import Target, TargetError, resolve_target
 
 if TYPE_CHECKING:
     from syrupy.assertion import SnapshotAssertion
-    from syrupy.location import PyTestLocation
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
 __all__ = ["Case", "PayloadSnapshot", "run_case"]
@@ -248,9 +248,15 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
     run = state.run(case.target, cell)
     record["outcome"] = run.observation.outcome
     if case.check == "snapshot":
-        record["detail"] = (
-            f"{case.target}/{cell.api}/{PayloadSnapshot.get_snapshot_name(test_location=_location(item))}.json"
-        )
+        location = PyTestLocation(item)
+        path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
+        record["detail"] = str(path.relative_to(state.snapshots.parent))
+        if not path.exists() and not item.config.option.update_snapshots:
+            pytest.fail(
+                f"{cell.id}: no snapshot at {record['detail']}; create it with "
+                "`nox -s update_snapshots` (pytest --snapshot-update) and review the new file",
+                pytrace=False,
+            )
         with warnings.catch_warnings():
             # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
             warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
@@ -280,12 +286,6 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
             pytrace=False,
         )
     pytest.xfail(f"known deviation: {deviation.reason} ({deviation.link})")
-
-
-def _location(item: pytest.Item) -> PyTestLocation:
-    from syrupy.location import PyTestLocation
-
-    return PyTestLocation(item)
 
 
 class _Recorder:
@@ -360,11 +360,6 @@ class _Recorder:
 
 def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
     text = report.longreprtext
-    if record["check"] == "snapshot":
-        if "does not exist" in text or ("Snapshot '" in text and "not exist" in text):
-            return (
-                f"no snapshot at snapshots/{record['detail']}: create it with "
-                "`nox -s update_snapshots` and review the new file"
-            )
-        return f"payload differs from snapshots/{record['detail']}:\n{text[-2000:]}"
+    if record["check"] == "snapshot" and "no snapshot at" not in text:
+        return f"payload differs from {record['detail']}:\n{text[-2000:]}"
     return text[-2000:]

@@ -1,0 +1,148 @@
+"""The pytest plugin end to end, in a scratch project run by pytester."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ONE_ROW = "openai-chat/gpt-4o/"
+IMAGE_CELL = "openai-chat/gpt-4o/image/inline/result"
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project that runs the real matrix with the plugin, as a framework's repo would."""
+    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
+    pytester.makepyfile(
+        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
+    )
+    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    pytester.syspathinsert(ROOT / "tests")  # for the mutant targets
+    return pytester
+
+
+def results(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pytester) -> None:
+    project.runpytest("-k", ONE_ROW, "--snapshot-update").assert_outcomes(passed=46)
+    assert len(list((project.path / "snapshots/reference/openai-chat").glob("*.json"))) == 10
+    run = project.runpytest("-k", ONE_ROW, "--conformance-results", "out/r.jsonl")
+    run.assert_outcomes(passed=46)
+    lines = results(project.path / "out/r.jsonl")
+    meta, body, end = lines[0], lines[1:-1], lines[-1]
+    assert meta["kind"] == "meta"
+    assert meta["targets"] == {"reference": "0.1.0"}
+    assert meta["matrix_digest"].startswith("sha256:")
+    assert end == {"kind": "end", "results": 46}
+    assert {line["verdict"] for line in body} == {"pass"}
+    assert {line["check"] for line in body} >= {"snapshot", "outcome", "provenance"}
+    image = next(x for x in body if x["cell"] == IMAGE_CELL and x["check"] == "outcome")
+    assert image["outcome"] == "fallback-marked"
+    assert image["expect"] == "fallback"
+
+
+def test_missing_snapshot_fails_and_says_how_to_create_it(project: pytest.Pytester) -> None:
+    run = project.runpytest("-k", f"{IMAGE_CELL}:snapshot", "--conformance-results", "r.jsonl")
+    run.assert_outcomes(failed=1)
+    run.stdout.fnmatch_lines(
+        ["*no snapshot at snapshots/reference/openai-chat/*nox -s update_snapshots*"]
+    )
+    (line,) = results(project.path / "r.jsonl")[1:-1]
+    assert line["verdict"] == "fail"
+    assert "update_snapshots" in line["detail"]
+
+
+def test_a_changed_payload_fails_its_snapshot(project: pytest.Pytester) -> None:
+    project.runpytest("-k", f"{IMAGE_CELL}:snapshot", "--snapshot-update")
+    path = project.path / "snapshots/reference/openai-chat/gpt-4o.image.inline.result.json"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("gpt-4o", "gpt-4x", 1), encoding="utf-8"
+    )
+    run = project.runpytest("-k", f"{IMAGE_CELL}:snapshot")
+    run.assert_outcomes(failed=1)
+    run.stdout.fnmatch_lines(["*gpt-4x*"])
+
+
+def test_a_mutant_target_gets_failing_verdicts(project: pytest.Pytester) -> None:
+    run = project.runpytest(
+        "-k",
+        IMAGE_CELL,
+        "--conformance-target",
+        "mutants:DropsMedia",
+        "--conformance-results",
+        "r.jsonl",
+    )
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    lines = results(project.path / "r.jsonl")
+    assert lines[0]["targets"] == {"mutant-drops-media": "0.1.0"}
+    verdicts = {x["check"]: (x["verdict"], x["outcome"]) for x in lines[1:-1]}
+    assert verdicts["outcome"] == ("fail", "dropped")
+    assert verdicts["no-silent-loss"] == ("fail", "dropped")
+
+
+def test_declared_deviations_are_xfail_and_a_stale_one_fails(project: pytest.Pytester) -> None:
+    matrix = project.path / "matrix.yaml"
+    text = matrix.read_text(encoding="utf-8")
+    assert "\ndeviations:" not in text
+    matrix.write_text(
+        text
+        + "\ndeviations:\n  mutant-drops-media:\n"
+        + f"    - cell: {IMAGE_CELL}\n      outcome: dropped\n"
+        + "      reason: drops tool images\n      link: https://example.com/issue/1\n"
+        + "    - cell: openai-chat/gpt-4o/text/inline/result\n      outcome: dropped\n"
+        + "      reason: was fixed upstream\n      link: https://example.com/issue/2\n",
+        encoding="utf-8",
+    )
+    run = project.runpytest(
+        "-k",
+        f"{IMAGE_CELL}:outcome or openai-chat/gpt-4o/text/inline/result:outcome",
+        "--conformance-target",
+        "mutants:DropsMedia",
+        "--conformance-results",
+        "r.jsonl",
+    )
+    lines = {(x["cell"], x["check"]): x for x in results(project.path / "r.jsonl")[1:-1]}
+    dropped = lines[(IMAGE_CELL, "outcome")]
+    assert dropped["verdict"] == "xfail"
+    assert dropped["reason"] == "drops tool images"
+    assert dropped["link"] == "https://example.com/issue/1"
+    stale = lines[("openai-chat/gpt-4o/text/inline/result", "outcome")]
+    assert stale["verdict"] == "xpass"
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    run.stdout.fnmatch_lines(["*declared deviation (dropped) no longer happens*"])
+
+
+def test_a_bad_matrix_stops_the_run_with_its_location(project: pytest.Pytester) -> None:
+    matrix = project.path / "matrix.yaml"
+    lines = matrix.read_text(encoding="utf-8").splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.strip() == "image:")
+    lines[index] = lines[index].replace("image:", "imgae:")
+    matrix.write_text("".join(lines), encoding="utf-8")
+    run = project.runpytest()
+    assert run.ret == pytest.ExitCode.USAGE_ERROR
+    run.stderr.fnmatch_lines([f"*matrix.yaml:{index + 1}:*imgae*"])
+    assert "Traceback" not in run.stderr.str()
+
+
+def test_an_unknown_target_is_a_usage_error(project: pytest.Pytester) -> None:
+    run = project.runpytest("--conformance-target", "no-such-target")
+    assert run.ret == pytest.ExitCode.USAGE_ERROR
+    run.stderr.fnmatch_lines(["*unknown target 'no-such-target'; known targets: reference*"])
+
+
+def test_a_target_that_fails_to_import_is_a_usage_error(project: pytest.Pytester) -> None:
+    run = project.runpytest("--conformance-target", "no_such_module:Target")
+    assert run.ret == pytest.ExitCode.USAGE_ERROR
+    run.stderr.fnmatch_lines(["*cannot import 'no_such_module'*"])
+
+
+def test_projects_without_the_matrix_option_are_untouched(pytester: pytest.Pytester) -> None:
+    """The plugin is installed for every pytest run; it must stay inert where unused."""
+    pytester.makepyfile("def test_ok():\n    assert 1 + 1 == 2\n")
+    pytester.runpytest().assert_outcomes(passed=1)
