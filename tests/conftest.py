@@ -1,3 +1,29 @@
-"""Shared test configuration."""
+"""Shared test configuration: pytester, and hypothesis profiles.
+
+Profiles: `dev` (fast, the default locally), `ci` (derandomized and bounded; hypothesis loads
+its own `ci` profile when `CI` is set, which we extend rather than override), `nightly`
+(2,000 examples per property). Choose with HYPOTHESIS_PROFILE or `--hypothesis-profile`.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
+
+settings.register_profile("dev", max_examples=50)
+settings.register_profile(
+    "ci",
+    settings.get_profile("ci"),
+    max_examples=200,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "nightly",
+    max_examples=2000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
