@@ -10,6 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from conformance.checks import CellRun, Check, applicable_checks, evaluate, run_cell
+from conformance.history import Message, ToolCall, ToolResult
+from conformance.matrix import CellSpec, Matrix, load_matrix
+from conformance.observe import observe
+from conformance.scenarios import fixture_part
+from conformance.targets.base import RowRef, Target
+from conformance.targets.reference import ReferenceTarget
 from mutants import (
     AddsMarkerToText,
     ChangesWhitespace,
@@ -19,14 +27,6 @@ from mutants import (
     NativeEverywhere,
     SwallowsUnsupported,
 )
-
-from conformance.checks import CellRun, Check, applicable_checks, evaluate, run_cell
-from conformance.history import Message, ToolCall, ToolResult
-from conformance.matrix import CellSpec, Matrix, load_matrix
-from conformance.observe import observe
-from conformance.scenarios import fixture_part
-from conformance.targets.base import RowRef, Target
-from conformance.targets.reference import ReferenceTarget
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,6 +7,8 @@ from the ways media is given on the wire (data URL, raw base64, URL, file id).
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn, cast
@@ -26,14 +28,22 @@ from conformance.wire.base import (
 )
 
 __all__ = [
+    "ChatDialect",
+    "ContentReader",
     "Found",
+    "PartReader",
     "array",
+    "blob_part",
+    "chat_locate",
     "content_digest",
     "fail",
     "file_id_part",
+    "function_name",
     "inline_part",
+    "kind_from_media_type",
     "kind_from_name",
     "mapping",
+    "openai_part",
     "optional_bool",
     "optional_string",
     "parts",
@@ -46,6 +56,12 @@ __all__ = [
 
 PartReader = Callable[[Mapping[str, Any], str], WirePart]
 """Reads one content block (already known to be an object) found at a path."""
+
+ContentReader = Callable[[object, str], tuple[WirePart, ...]]
+"""Reads a message's whole `content` value (string, list of blocks or null) found at a path."""
+
+CallNamer = Callable[[Mapping[str, Any], str], str]
+"""The tool name of one entry of an assistant message's `tool_calls`, found at a path."""
 
 
 @dataclass
@@ -218,3 +234,169 @@ def _sniff(value: object) -> dict[str, str]:
 def content_digest(text: str) -> str:
     """Digest of inline plain-text media (its UTF-8 bytes)."""
     return digest(text.encode("utf-8"))
+
+
+def kind_from_media_type(media_type: str | None) -> PartKind:
+    """The kind a stated media type names: image/*, audio/*, video/*; PDF and text/* are
+    documents; anything else (or nothing) is "other"."""
+    if media_type is None:
+        return "other"
+    major, _, minor = media_type.lower().partition("/")
+    match major:
+        case "image" | "audio" | "video":
+            return major
+        case "text":
+            return "document"
+        case "application" if minor == "pdf":
+            return "document"
+        case _:
+            return "other"
+
+
+def blob_part(
+    kind: PartKind,
+    value: object,
+    path: str,
+    where: str,
+    media_type: str | None = None,
+    *,
+    urlsafe: bool = False,
+) -> WirePart:
+    """Inline media held by a bytes field at `where`: raw `bytes` (the dict an SDK client
+    encodes itself), a data URL, or base64 text (JSON). With `urlsafe`, base64 text may also
+    use the URL-safe alphabet and omit its padding, as proto3 JSON allows."""
+    if isinstance(value, bytes | bytearray):
+        return WirePart(kind, path, digest=digest(bytes(value)), media_type=media_type)
+    if not isinstance(value, str):
+        fail(where, f"expected base64 text or bytes, got {_described(value)}")
+    if value.startswith("data:") or not urlsafe:
+        return inline_part(kind, value, path, media_type)
+    return WirePart(kind, path, digest=_lenient_b64_digest(value), media_type=media_type)
+
+
+def _lenient_b64_digest(value: str) -> str | None:
+    """Digest of standard or URL-safe base64, padded or not; None if it is neither."""
+    if (hashed := b64_digest(value)) is not None:
+        return hashed
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4), altchars=b"-_", validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return digest(decoded)
+
+
+# -- OpenAI-chat-style request bodies -------------------------------------------------------
+#
+# Several apis take the Chat Completions body shape: `{"messages": [...]}` with `role: "tool"`
+# messages holding one tool result each (`tool_call_id`, `content`), and assistant messages
+# holding `tool_calls[]` (`id`, `function.name`). `chat_locate` reads that skeleton; an api
+# module supplies its own content reader and call namer.
+
+
+def function_name(call: Mapping[str, Any], path: str) -> str:
+    """`function.name` of a `tool_calls` entry."""
+    return string(mapping(call.get("function"), f"{path}.function"), "name", f"{path}.function")
+
+
+@dataclass(frozen=True)
+class ChatDialect:
+    """How one OpenAI-chat-style api spells what differs from the common skeleton."""
+
+    api: str
+    content: ContentReader
+    """Reads the `content` of any message, tool messages included."""
+    call_name: CallNamer = function_name
+    tool_content_required: bool = True
+    """Whether a tool message must have non-null `content` (else it has no parts)."""
+
+
+def chat_locate(dialect: ChatDialect, payload: Mapping[str, Any]) -> WireView:
+    """The neutral view of an OpenAI-chat-style request body.
+
+    Every message that is not `role: "tool"` is a `WireMessage` of its own role at
+    `(message index, 0)`, holding its `content`; its `tool_calls` are located at
+    `(message index, call index)`. A tool message is a `WireToolResult` at `(message index, 0)`.
+    """
+    root = mapping(payload, "$")
+    found = Found()
+    for index, raw in enumerate(array(root.get("messages"), "messages")):
+        path = f"messages[{index}]"
+        message = mapping(raw, path)
+        match string(message, "role", path):
+            case "tool":
+                content = message.get("content")
+                if dialect.tool_content_required:
+                    content = required(message, "content", path)
+                found.tool_results.append(
+                    WireToolResult(
+                        call_id=string(message, "tool_call_id", path),
+                        parts=dialect.content(content, f"{path}.content"),
+                        position=(index, 0),
+                        path=path,
+                    )
+                )
+            case role:
+                found.tool_calls.extend(_chat_tool_calls(dialect, message, index, path))
+                own = dialect.content(message.get("content"), f"{path}.content")
+                if own:
+                    found.messages.append(WireMessage(role, own, (index, 0), path))
+    return found.view(dialect.api, payload)
+
+
+def _chat_tool_calls(
+    dialect: ChatDialect, message: Mapping[str, Any], index: int, path: str
+) -> list[WireToolCall]:
+    raw_calls = message.get("tool_calls")
+    if raw_calls is None:
+        return []
+    calls: list[WireToolCall] = []
+    for number, raw in enumerate(array(raw_calls, f"{path}.tool_calls")):
+        call_path = f"{path}.tool_calls[{number}]"
+        call = mapping(raw, call_path)
+        calls.append(
+            WireToolCall(
+                call_id=string(call, "id", call_path),
+                name=dialect.call_name(call, call_path),
+                position=(index, number),
+                path=call_path,
+            )
+        )
+    return calls
+
+
+def openai_part(block: Mapping[str, Any], path: str) -> WirePart:
+    """A Chat Completions content part (openai `ChatCompletionContentPartParam`: text,
+    image_url, input_audio, file; and the assistant's refusal). Any other type is reported by
+    `unknown_part`. Apis that copy this shape add their own types before falling back here."""
+    match string(block, "type", path):
+        case "text":
+            return text_part(string(block, "text", path), path)
+        case "refusal":
+            return text_part(string(block, "refusal", path), path)
+        case "image_url":
+            image = mapping(block.get("image_url"), f"{path}.image_url")
+            return url_part("image", string(image, "url", f"{path}.image_url"), path)
+        case "input_audio":
+            return _openai_audio(mapping(block.get("input_audio"), f"{path}.input_audio"), path)
+        case "file":
+            return _openai_file(mapping(block.get("file"), f"{path}.file"), path)
+        case other:
+            return unknown_part(other, block, path)
+
+
+def _openai_audio(audio: Mapping[str, Any], path: str) -> WirePart:
+    """`input_audio`: raw base64 `data` and a `format` (wav or mp3) that names the media type."""
+    where = f"{path}.input_audio"
+    audio_format = optional_string(audio, "format", where)
+    media_type = f"audio/{audio_format}" if audio_format else None
+    return inline_part("audio", string(audio, "data", where), path, media_type)
+
+
+def _openai_file(file: Mapping[str, Any], path: str) -> WirePart:
+    """`file`: inline `file_data` (a data URL, or raw base64) or an uploaded `file_id`."""
+    where = f"{path}.file"
+    if (data := optional_string(file, "file_data", where)) is not None:
+        return inline_part("document", data, path)
+    if (file_id := optional_string(file, "file_id", where)) is not None:
+        return file_id_part("document", file_id, path)
+    return WirePart("document", path)
