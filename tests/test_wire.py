@@ -42,13 +42,24 @@ def _messages(view: WireView, role: str) -> list[wire.WireMessage]:
 # -- registry -----------------------------------------------------------------------------
 
 
-def test_registry_names_the_four_apis() -> None:
-    assert set(LOCATORS) == {"openai-chat", "openai-responses", "anthropic", "cohere"}
+def test_registry_names_the_ten_apis() -> None:
+    assert set(LOCATORS) == {
+        "openai-chat",
+        "openai-responses",
+        "anthropic",
+        "gemini",
+        "bedrock-converse",
+        "mistral",
+        "cohere",
+        "groq",
+        "xai",
+        "huggingface",
+    }
 
 
 def test_unknown_api_is_a_key_error_naming_it() -> None:
-    with pytest.raises(KeyError, match="no wire locator for api 'gemini'"):
-        locate("gemini", {"contents": []})
+    with pytest.raises(KeyError, match="no wire locator for api 'palm'"):
+        locate("palm", {"prompt": {}})
 
 
 def test_exported_names() -> None:

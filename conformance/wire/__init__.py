@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from conformance.wire import anthropic, cohere, openai_chat, openai_responses
+from conformance.wire import (
+    anthropic,
+    bedrock_converse,
+    cohere,
+    gemini,
+    groq,
+    huggingface,
+    mistral,
+    openai_chat,
+    openai_responses,
+    xai,
+)
 from conformance.wire.base import (
     PartKind,
     Position,
@@ -51,7 +62,13 @@ LOCATORS: dict[str, Locator] = {
     openai_chat.API: openai_chat.locate,
     openai_responses.API: openai_responses.locate,
     anthropic.API: anthropic.locate,
+    gemini.API: gemini.locate,
+    bedrock_converse.API: bedrock_converse.locate,
+    mistral.API: mistral.locate,
     cohere.API: cohere.locate,
+    groq.API: groq.locate,
+    xai.API: xai.locate,
+    huggingface.API: huggingface.locate,
 }
 
 
