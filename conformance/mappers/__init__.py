@@ -6,7 +6,18 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from conformance.history import History
-from conformance.mappers import anthropic, cohere, openai_chat, openai_responses
+from conformance.mappers import (
+    anthropic,
+    bedrock_converse,
+    cohere,
+    gemini,
+    groq,
+    huggingface,
+    mistral,
+    openai_chat,
+    openai_responses,
+    xai,
+)
 from conformance.mappers._common import Profile
 
 __all__ = ["MAPPERS", "Mapper", "Profile"]
@@ -18,4 +29,10 @@ MAPPERS: dict[str, Mapper] = {
     "openai-responses": (openai_responses.PROFILES, openai_responses.render),
     "anthropic": (anthropic.PROFILES, anthropic.render),
     "cohere": (cohere.PROFILES, cohere.render),
+    "gemini": (gemini.PROFILES, gemini.render),
+    "bedrock-converse": (bedrock_converse.PROFILES, bedrock_converse.render),
+    "mistral": (mistral.PROFILES, mistral.render),
+    "groq": (groq.PROFILES, groq.render),
+    "xai": (xai.PROFILES, xai.render),
+    "huggingface": (huggingface.PROFILES, huggingface.render),
 }

@@ -59,10 +59,17 @@ class Profile:
     """Types carried in a user message."""
     url: frozenset[ContentType] = frozenset()
     """Types that may be given by URL; others need inline bytes."""
+    url_only: frozenset[ContentType] = frozenset()
+    """Types that have no inline form at all: inline bytes of these raise."""
+    tool_result_url: frozenset[ContentType] | None = None
+    """Types the tool-result block carries when given by URL; None means all of `tool_result`.
+    A URL part of any other type is routed as if the block did not carry its type."""
     media_types: dict[ContentType, frozenset[str]] = field(
         default_factory=dict[ContentType, frozenset[str]]
     )
     """Where set, the only media types accepted for a content type."""
+    flags: frozenset[str] = frozenset()
+    """Api-specific switches, named and read by that api's mapper only; routing ignores them."""
 
     def unsupported(
         self, part: Media, call: ToolCall | ToolResult | None, reason: str
@@ -80,11 +87,19 @@ class Profile:
         """Raise unless this media item's source and media type can be expressed at all."""
         if part.url is not None and part.type not in self.url:
             raise self.unsupported(part, call, f"{part.type} must be sent inline, not by URL")
+        if part.data is not None and part.type in self.url_only:
+            raise self.unsupported(part, call, f"{part.type} must be given by URL, not inline")
         allowed = self.media_types.get(part.type)
         if allowed is not None and part.media_type not in allowed:
             raise self.unsupported(
                 part, call, f"media type {part.media_type!r} is not one of {sorted(allowed)}"
             )
+
+    def native(self, part: Media) -> bool:
+        """Whether the tool-result block carries this media item as given (inline or URL)."""
+        if part.url is not None and self.tool_result_url is not None:
+            return part.type in self.tool_result_url
+        return part.type in self.tool_result
 
 
 @dataclass(frozen=True)
@@ -161,7 +176,7 @@ def _route(
             native.append(part)
             continue
         profile.check_form(part, result)
-        if part.type in profile.tool_result:
+        if profile.native(part):
             native.append(part)
         elif part.type in profile.user:
             moved.append(part)

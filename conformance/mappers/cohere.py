@@ -28,6 +28,13 @@ __all__ = ["PROFILES", "render"]
 API = "cohere"
 
 PROFILES = {
+    # Command A takes text only; images need the vision model.
+    "command-a": Profile(
+        api=API,
+        model="command-a-03-2025",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text"}),
+    ),
     "command-a-vision": Profile(
         api=API,
         model="command-a-vision-07-2025",

@@ -3,7 +3,9 @@
 Tool messages carry text only (`ChatCompletionToolMessageParam.content` is a string or text
 parts, openai 3.57.0). Images (`image_url`), PDFs (`file`) and, on audio models, WAV/MP3
 (`input_audio`) go into one user message after the turn's tool messages, each tool's media
-behind its marker. There is no video part.
+behind its marker. There is no video part. By URL only images can be given (`image_url.url`
+takes an https URL); a `file` part takes `file_data` or `file_id`, never a URL, and
+`input_audio` takes base64 data only.
 """
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ PROFILES = {
         user=frozenset({"text", "image", "document"}),
         url=frozenset({"image"}),
         media_types={"document": frozenset({"application/pdf"})},
+    ),
+    # The audio-preview models take text and audio input only (OpenAI model page: "Input:
+    # text, audio"), so images and PDFs cannot be carried at all. `input_audio` takes inline
+    # base64 WAV or MP3 (`InputAudio.format: Literal["wav", "mp3"]`), never a URL.
+    "gpt-4o-audio-preview": Profile(
+        api=API,
+        model="gpt-4o-audio-preview",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "audio"}),
+        media_types={"audio": _WAV_MP3},
     ),
 }
 

@@ -1,0 +1,160 @@
+"""Mistral chat completions: history -> the JSON body of `POST /v1/chat/completions`.
+
+Follows mistralai 3.7.0 (`mistralai.client.models`: `ToolMessage`, `UserMessage`,
+`AssistantMessage`, `TextChunk`, `ImageURLChunk`, `DocumentURLChunk`, `AudioChunk`) and
+https://docs.mistral.ai/capabilities/vision/,
+https://docs.mistral.ai/capabilities/audio_transcription and
+https://docs.mistral.ai/studio-api/document-processing/document_qna.
+
+- Tool messages carry text. The SDK lets chunks of any kind into a tool message, but no
+  Mistral page says chat completions accepts media there, so media falls back to a user
+  message behind its marker (the safe choice).
+- Images: `image_url` chunks take an https URL or a base64 data URL.
+- PDFs: `document_url` takes a URL. A data URL is documented for the OCR endpoint only, so an
+  inline PDF cannot be carried (unsupported, the safe choice); a PDF by URL falls back.
+- Audio: `input_audio` is a bare base64 string, on Voxtral only; Voxtral takes text and audio,
+  no images or documents. No URL form is documented for chat. There is no video chunk.
+- Mistral rejects a user message right after a tool message (400 "Unexpected role 'user'
+  after role 'tool'", code 3230, widely reported), so an empty assistant message
+  (`ASSISTANT_BRIDGE`) is placed between them; it adds no text.
+- An assistant message sends `content` only when it has text: Mistral has rejected
+  assistant messages with both `content` and `tool_calls`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, assert_never
+
+from conformance.history import Audio, Document, History, Image, Message, Part, Text, Video
+from conformance.mappers._common import (
+    AssistantTurn,
+    MessageTurn,
+    Profile,
+    ToolTurn,
+    b64,
+    data_url,
+    marker_text,
+    message_parts,
+    plan,
+    text_of,
+)
+
+__all__ = ["ASSISTANT_BRIDGE", "PROFILES", "render"]
+
+API = "mistral"
+ASSISTANT_BRIDGE: dict[str, Any] = {"role": "assistant", "content": ""}
+"""Placed between a tool message and a following user message."""
+
+PROFILES = {
+    "mistral-medium": Profile(
+        api=API,
+        model="mistral-medium-2508",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "image", "document"}),
+        url=frozenset({"image", "document"}),
+        url_only=frozenset({"document"}),
+        media_types={
+            # The vision page lists PNG, JPEG, WEBP and non-animated GIF.
+            "image": frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"}),
+            "document": frozenset({"application/pdf"}),
+        },
+    ),
+    "voxtral-small": Profile(
+        api=API,
+        model="voxtral-small-2507",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "audio"}),
+        # The chunk sends no format, so only the common formats the docs show are let through.
+        media_types={"audio": frozenset({"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3"})},
+    ),
+}
+
+
+def _map_part(part: Part) -> dict[str, Any]:
+    match part:
+        case Text():
+            return {"type": "text", "text": part.text}
+        case Image():
+            return {"type": "image_url", "image_url": data_url(part)}
+        case Document():
+            assert part.url is not None, "routing raises on inline documents"
+            return {
+                "type": "document_url",
+                "document_url": part.url,
+                "document_name": part.identifier,
+            }
+        case Audio():
+            assert part.data is not None, "routing raises on audio URLs"
+            return {"type": "input_audio", "input_audio": b64(part.data)}
+        case Video():
+            raise AssertionError("routing never sends video to Mistral")
+        case _:
+            assert_never(part)
+
+
+def _text_content(texts: list[Text]) -> str | list[dict[str, Any]]:
+    if len(texts) == 1:
+        return texts[0].text
+    if not texts:
+        return ""
+    return [_map_part(t) for t in texts]
+
+
+def _map_message(message: Message) -> dict[str, Any]:
+    if message.role != "user" or isinstance(message.content, str):
+        return {"role": message.role, "content": _text_content(text_of(message.content))}
+    return {"role": "user", "content": [_map_part(p) for p in message_parts(message)]}
+
+
+def _bridged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        if message["role"] == "user" and out and out[-1]["role"] == "tool":
+            out.append(dict(ASSISTANT_BRIDGE))
+        out.append(message)
+    return out
+
+
+def render(profile: Profile, history: History) -> dict[str, Any]:
+    """The request body for `profile`; raises `UnsupportedContent` before building."""
+    messages: list[dict[str, Any]] = []
+    for turn in plan(profile, history):
+        match turn:
+            case MessageTurn(message=message):
+                messages.append(_map_message(message))
+            case AssistantTurn(text=text, calls=calls):
+                out: dict[str, Any] = {"role": "assistant"}
+                if text:
+                    out["content"] = _text_content(list(text))
+                if calls:
+                    out["tool_calls"] = [
+                        {
+                            "id": c.tool_call_id,
+                            "type": "function",
+                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
+                        }
+                        for c in calls
+                    ]
+                messages.append(out)
+            case ToolTurn(results=results, moved=moved):
+                for routed in results:
+                    texts = [p for p in routed.native if isinstance(p, Text)]
+                    assert len(texts) == len(routed.native), "tool messages carry text only"
+                    messages.append(
+                        {
+                            "role": "tool",
+                            "tool_call_id": routed.result.tool_call_id,
+                            "name": routed.result.name,
+                            "content": _text_content(texts),
+                        }
+                    )
+                if moved:
+                    content: list[dict[str, Any]] = []
+                    for entry in moved:
+                        content.append({"type": "text", "text": marker_text(entry.result)})
+                        content.extend(_map_part(m) for m in entry.media)
+                    messages.append({"role": "user", "content": content})
+            case _:
+                assert_never(turn)
+    return {"model": profile.model, "messages": _bridged(messages)}
