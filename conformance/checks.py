@@ -7,7 +7,6 @@ breaks its rule.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -15,6 +14,7 @@ from typing import Any, Literal
 from conformance.history import History, Message, Text, ToolResult
 from conformance.matrix import CellSpec
 from conformance.observe import LOSSY, Observation, Outcome, observe
+from conformance.payload import to_bytes
 from conformance.scenarios import scenario
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import locate
@@ -35,7 +35,13 @@ __all__ = [
 ]
 
 Check = Literal[
-    "snapshot", "outcome", "no-silent-loss", "text-identical", "provenance", "unsupported-raises"
+    "snapshot",
+    "outcome",
+    "no-silent-loss",
+    "text-identical",
+    "provenance",
+    "unsupported-raises",
+    "error-flag",
 ]
 CHECKS: tuple[Check, ...] = (
     "snapshot",
@@ -44,6 +50,7 @@ CHECKS: tuple[Check, ...] = (
     "text-identical",
     "provenance",
     "unsupported-raises",
+    "error-flag",
 )
 EXPECTED_OUTCOME: dict[str, Outcome] = {
     "native": "native",
@@ -102,7 +109,7 @@ def run_cell(target: Target, cell: CellSpec) -> CellRun:
 
 def payload_bytes(payload: Payload) -> bytes:
     """The payload as compact JSON in its own key order: what byte-identical compares."""
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    return to_bytes(payload)
 
 
 def snapshot_data(run: CellRun) -> dict[str, Any]:
@@ -117,6 +124,8 @@ def applicable_checks(cell: CellSpec) -> tuple[Check, ...]:
     """The checks that mean something for a cell (all but snapshot are judged here)."""
     if cell.expect == "unsupported":
         return ("snapshot", "outcome", "no-silent-loss", "unsupported-raises")
+    if cell.error is not None:
+        return ("snapshot", "outcome", "text-identical", "provenance", "error-flag")
     return ("snapshot", "outcome", "no-silent-loss", "text-identical", "provenance")
 
 
@@ -191,12 +200,27 @@ def _unsupported_raises(run: CellRun) -> CheckResult:
     return CheckResult(True, run.first.describe())
 
 
+def _error_flag(run: CellRun) -> CheckResult:
+    """A failed call is flagged where the api has a flag; elsewhere no flag is invented."""
+    if run.first.payload is None:
+        return CheckResult(False, f"no payload: {run.first.describe()}")
+    view = locate(run.cell.api, run.first.payload)
+    results = view.results_for(view.tool_calls[0].call_id) if view.tool_calls else []
+    if not results:
+        return CheckResult(False, "no tool result for the failed call")
+    flag = results[0].is_error
+    if run.cell.error == "flag":
+        return CheckResult(flag is True, f"the api's error flag is {flag!r} (expected True)")
+    return CheckResult(flag is not True, f"no error flag on this api; observed {flag!r}")
+
+
 _JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
     "outcome": _outcome,
     "no-silent-loss": _no_silent_loss,
     "text-identical": _text_identical,
     "provenance": _provenance,
     "unsupported-raises": _unsupported_raises,
+    "error-flag": _error_flag,
 }
 
 

@@ -7,7 +7,12 @@ reference mappers never read it; they are checked against it.
 
 `load_matrix` reads the file with ruamel.yaml (round-trip mode, which keeps every node's
 position), validates it with the pydantic models below and reports every problem it finds as
-`path:line:col: message`, 1-based, in one `MatrixError`.
+`path:line:col: message`, 1-based, in one `MatrixError`. Anchors and aliases (`&name`, `*name`)
+and merge keys (`<<: *name`) may be used to share cells; a problem in a shared cell is reported
+once, where its anchor defines it.
+
+Each row also declares `error_result`: what the api does with a tool result whose status is
+error, a native error flag or the error text as it is (`Matrix.error_cells()`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,12 +40,13 @@ from pydantic_core import ErrorDetails, PydanticCustomError
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.constructor import DuplicateKeyError
-from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning
 
 from conformance.history import ContentType
 
 __all__ = [
     "CONTENT_TYPES",
+    "ERROR_EXPECTATIONS",
     "EXPECTATIONS",
     "ID_PATTERN",
     "KNOWN",
@@ -53,9 +60,12 @@ __all__ = [
     "Api",
     "Cell",
     "CellSpec",
+    "CellStyle",
     "Citation",
     "ContentType",
     "Deviation",
+    "ErrorCell",
+    "ErrorExpectation",
     "Expectation",
     "Known",
     "LocatedError",
@@ -89,9 +99,14 @@ Api = Literal[
 Source = Literal["inline", "url"]
 """How media is given: inline bytes or a URL."""
 Style = Literal["result", "prompt"]
+CellStyle = Literal["result", "prompt", "error"]
+"""A cell's style: the two matrix styles, or `error` for a row's error-result cell."""
 """Where the tool puts media: in its return value, or as user content with provenance."""
 Expectation = Literal["native", "fallback", "unsupported"]
 """What the api allows for a cell."""
+ErrorExpectation = Literal["flag", "text"]
+"""How the api carries a tool result with status error: a native error flag on the tool-result
+block, or the error text as it is, with no flag."""
 Outcome = Literal[
     "native",
     "fallback-marked",
@@ -111,6 +126,7 @@ CONTENT_TYPES: Final[tuple[ContentType, ...]] = get_args(ContentType)
 SOURCES: Final[tuple[Source, ...]] = get_args(Source)
 STYLES: Final[tuple[Style, ...]] = get_args(Style)
 EXPECTATIONS: Final[tuple[Expectation, ...]] = get_args(Expectation)
+ERROR_EXPECTATIONS: Final[tuple[ErrorExpectation, ...]] = get_args(ErrorExpectation)
 OUTCOMES: Final[tuple[Outcome, ...]] = get_args(Outcome)
 KNOWN: Final[tuple[Known, ...]] = get_args(Known)
 
@@ -198,6 +214,16 @@ class Cell(_Frozen):
     note: str | None = None
 
 
+class ErrorCell(_Frozen):
+    """How the api carries a tool result whose status is error."""
+
+    expect: ErrorExpectation
+    known: Known
+    cite: _Text
+    """The id of an entry under `citations`."""
+    note: str | None = None
+
+
 class Styles(_Frozen):
     """Both styles of one content type and source; neither may be left out."""
 
@@ -232,6 +258,8 @@ class Row(_Frozen):
 
     model: _Text
     note: str | None = None
+    error_result: ErrorCell
+    """What a tool result with status error becomes on this api."""
     cells: RowCells
 
 
@@ -250,7 +278,9 @@ class Deviation(_Frozen):
 class CellSpec:
     """One cell of the matrix, flattened, as the suite parametrizes over it.
 
-    `note` is the cell's own note; the row's note is `Matrix.row(row_id).note`.
+    `note` is the cell's own note; the row's note is `Matrix.row(row_id).note`. A row's error
+    result is a cell too: text, inline, style `error`, expected native, with `error` saying
+    whether the api flags it (`flag`) or carries the text alone (`text`).
     """
 
     row_id: str
@@ -259,12 +289,13 @@ class CellSpec:
     model: str
     content_type: ContentType
     source: Source
-    style: Style
+    style: CellStyle
     expect: Expectation
     known: Known
     cite: Citation
     cite_id: str
     note: str | None
+    error: ErrorExpectation | None = None
 
     @property
     def id(self) -> str:
@@ -353,9 +384,38 @@ class Matrix(_Frozen):
                         )
         return specs
 
+    def error_cells(self) -> list[CellSpec]:
+        """Every row's error-result cell (`<row>/text/inline/error`), rows in file order."""
+        specs: list[CellSpec] = []
+        for row_id, row in self.rows.items():
+            api_name, _, family = row_id.partition("/")
+            cell = row.error_result
+            specs.append(
+                CellSpec(
+                    row_id=row_id,
+                    api=_API_BY_NAME[api_name],
+                    family=family,
+                    model=row.model,
+                    content_type="text",
+                    source="inline",
+                    style="error",
+                    expect="native",
+                    known=cell.known,
+                    cite=self.citations[cell.cite],
+                    cite_id=cell.cite,
+                    note=cell.note,
+                    error=cell.expect,
+                )
+            )
+        return specs
+
+    def all_cells(self) -> list[CellSpec]:
+        """The content cells, then the error-result cells: everything the suite tests."""
+        return [*self.cells(), *self.error_cells()]
+
     def cell(self, cell_id: str) -> CellSpec:
         """The cell with this id; `KeyError` if there is none."""
-        for spec in self.cells():
+        for spec in self.all_cells():
             if spec.id == cell_id:
                 return spec
         raise KeyError(f"no cell {cell_id!r} in the matrix")
@@ -433,10 +493,14 @@ def load_matrix(path: str | Path) -> Matrix:
 
 def _parse(text: str, shown: str, digest: str) -> Matrix:
     loader: Any = YAML(typ="rt")
-    try:
-        data: object = loader.load(text)
-    except MarkedYAMLError as exc:
-        raise MatrixError([_yaml_error(exc, shown)]) from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ReusedAnchorWarning)
+        try:
+            data: object = loader.load(text)
+        except MarkedYAMLError as exc:
+            raise MatrixError([_yaml_error(exc, shown)]) from None
+        except ReusedAnchorWarning as exc:
+            raise MatrixError([_reused_anchor(exc, shown)]) from None
     if data is None:
         raise MatrixError(
             [
@@ -466,10 +530,15 @@ def _parse(text: str, shown: str, digest: str) -> Matrix:
         )
     problems.extend(_cross_check(data))
     if problems:
-        located = {
-            LocatedError(shown, *_position(data, p.loc, p.anchor), p.render()) for p in problems
-        }
-        raise MatrixError(sorted(located, key=lambda e: (e.line, e.col, e.message)))
+        # A cell shared through an anchor fails once per use, at the same place: report it
+        # once, under the first path that reaches it (the anchor's own, which comes first).
+        located: dict[tuple[int, int, str], LocatedError] = {}
+        for problem in problems:
+            line, col = _position(data, problem.loc, problem.anchor)
+            located.setdefault(
+                (line, col, problem.message), LocatedError(shown, line, col, problem.render())
+            )
+        raise MatrixError(sorted(located.values(), key=lambda e: (e.line, e.col, e.message)))
     assert matrix is not None
     return matrix
 
@@ -497,6 +566,24 @@ def _yaml_error(exc: MarkedYAMLError, shown: str) -> LocatedError:
     if "'\\t'" in problem:
         message += "; indent with spaces, not tabs"
     return LocatedError(shown, line, col, message)
+
+
+def _reused_anchor(exc: ReusedAnchorWarning, shown: str) -> LocatedError:
+    """A second anchor of the same name, located at the second one (ruamel.yaml only warns)."""
+    text = str(exc)
+    name = re.search(r"found duplicate anchor '(.*?)'", text)
+    first = re.search(r"first occurrence.*?line (\d+), column (\d+)", text, re.DOTALL)
+    second = re.search(r"second occurrence.*?line (\d+), column (\d+)", text, re.DOTALL)
+    line, col = (int(second.group(1)), int(second.group(2))) if second else (1, 1)
+    anchor = f"&{name.group(1)}" if name else "an anchor"
+    where = f" (first defined on line {first.group(1)})" if first else ""
+    return LocatedError(
+        shown,
+        line,
+        col,
+        f"anchor {anchor!r} is defined twice{where}; give each anchor its own name, since an"
+        " alias refers to the latest definition and a reused name changes what it means",
+    )
 
 
 def _mark(mark: Any) -> tuple[int, int] | None:
@@ -532,7 +619,7 @@ class _Level(NamedTuple):
 
 _LEVELS: Final[dict[str, _Level]] = {
     "top": _Level("key", tuple(Matrix.model_fields), ""),
-    "row": _Level("key", tuple(Row.model_fields), ""),
+    "row": _Level("key", tuple(Row.model_fields), " — a row needs model, error_result and cells"),
     "cells": _Level(
         "content type",
         CONTENT_TYPES,
@@ -541,6 +628,11 @@ _LEVELS: Final[dict[str, _Level]] = {
     "sources": _Level("source", SOURCES, ""),
     "styles": _Level("style", STYLES, " — every cell must be declared (expect, known, cite)"),
     "cell": _Level("key", tuple(Cell.model_fields), " — a cell needs expect, known and cite"),
+    "error_result": _Level(
+        "key",
+        tuple(ErrorCell.model_fields),
+        " — error_result needs expect (flag or text), known and cite",
+    ),
     "citation": _Level("key", tuple(Citation.model_fields), " — a citation needs url and says"),
     "deviation": _Level(
         "key", tuple(Deviation.model_fields), " — a deviation needs cell, outcome, reason and link"
@@ -563,6 +655,8 @@ def _level(prefix: _Loc) -> str | None:
         "citations": (None, "citation"),
         "deviations": (None, None, "deviation"),
     }
+    if prefix[0] == "rows" and len(prefix) == 3 and prefix[2] == "error_result":
+        return "error_result"
     chain = names.get(prefix[0], ())
     return chain[len(prefix) - 1] if len(prefix) <= len(chain) else None
 
@@ -618,6 +712,11 @@ def _value_message(kind: str, loc: _Loc, value: object, fallback: str) -> str:
             return f"unsupported version {value!r}; this loader reads version 1"
         if len(loc) == 2 and loc[0] == "sources":
             return f"unknown source {value!r}; use one of: {', '.join(SOURCES)}"
+        if name == "expect" and _level(loc[:-1]) == "error_result":
+            what, choices = "error expectation", ERROR_EXPECTATIONS
+            return f"{value!r} is not a valid {what}; use one of: {', '.join(choices)}" + (
+                _did_you_mean(value, choices)
+            )
         if isinstance(name, str) and name in _VALUE_CHOICES:
             what, choices = _VALUE_CHOICES[name]
             return f"{value!r} is not a valid {what}; use one of: {', '.join(choices)}" + (
@@ -689,8 +788,9 @@ def _position(root: object, loc: _Loc, anchor: _Anchor) -> tuple[int, int]:
     node = root
     for index, part in enumerate(loc):
         last = index == len(loc) - 1
-        if isinstance(node, CommentedMap) and _has(node, part):
-            lc = _lc(node)
+        owner = _owner(node, part) if isinstance(node, CommentedMap) else None
+        if owner is not None:
+            lc = _lc(owner)
             child = _child(node, part)
             if last and not (
                 anchor == "key" or child is None or isinstance(child, CommentedMap | CommentedSeq)
@@ -719,11 +819,23 @@ def _lc(node: CommentedMap | CommentedSeq) -> Any:
     return untyped.lc
 
 
-def _has(node: CommentedMap, key: object) -> bool:
+def _owner(node: CommentedMap, key: object) -> CommentedMap | None:
+    """The mapping that writes `key` for `node`: the node itself, or a mapping merged into it
+    with `<<: *anchor` (searched in merge order, as YAML resolves them); None if neither."""
     try:
-        return key in node and key in _lc(node).data
+        if key not in node:
+            return None
+        if key in _lc(node).data:
+            return node
     except TypeError:  # an unhashable key
-        return False
+        return None
+    merged: Any = node
+    for source in merged.merge:  # the mappings merged in, in order (untyped in ruamel.yaml)
+        if isinstance(source, CommentedMap):
+            found = _owner(source, key)
+            if found is not None:
+                return found
+    return None
 
 
 def _start(node: object) -> tuple[int, int]:
@@ -753,6 +865,9 @@ def _cross_check(data: object) -> list[_Problem]:
     cell_ids: list[str] = []
 
     for row_id, row in _items(top.get("rows")):
+        error_cite = _get(_get(row, "error_result"), "cite")
+        if isinstance(error_cite, str) and error_cite and cite_ids is not None:
+            problems.extend(_check_cite(error_cite, cite_ids, ("rows", row_id, "error_result")))
         for content_type, by_source in _items(_get(row, "cells")):
             sources = _as_mapping(by_source)
             if content_type not in CONTENT_TYPES or sources is None:
@@ -788,6 +903,8 @@ def _cross_check(data: object) -> list[_Problem]:
                     if isinstance(cite, str) and cite and cite_ids is not None:
                         problems.extend(_check_cite(cite, cite_ids, (*ct_loc, source, style)))
 
+    for row_id, _row in _items(top.get("rows")):
+        cell_ids.append(f"{row_id}/text/inline/error")
     known_cells = set(cell_ids)
     for target, deviations in _items(top.get("deviations")):
         first_index: dict[str, int] = {}

@@ -277,6 +277,10 @@ def _classify_text(ctx: _Context, item: Produced, text: str) -> tuple[Outcome, s
                 if any(_is_marker_like(ctx, p) for p in added if p.kind == "text"):
                     return "altered", part.path, "a marker was added before the text"
                 return "native", part.path, ""
+    for result in ctx.view.tool_results:
+        for part in result.parts:
+            if result.call_id != wire_id and _text_matches(part, text):
+                return "fallback-unmarked", part.path, f"in the tool result of {result.call_id!r}"
     for message in ctx.view.messages:
         if not _after(message.position, own):
             continue

@@ -34,6 +34,7 @@ from conformance.checks import (
     snapshot_data,
 )
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
+from conformance.payload import snapshot_text
 from conformance.targets import Target, TargetError, resolve_target
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     cases = [
         Case(spec, cell, check)
         for spec in state.target_specs
-        for cell in matrix.cells()
+        for cell in matrix.all_cells()
         for check in applicable_checks(cell)
     ]
     metafunc.parametrize(
@@ -173,7 +174,7 @@ class PayloadSnapshot(SingleFileSnapshotExtension):
         include: PropertyFilter | None = None,
         matcher: PropertyMatcher | None = None,
     ) -> SerializedData:
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return snapshot_text(data)
 
     @staticmethod
     def _case(test_location: PyTestLocation) -> Case | None:

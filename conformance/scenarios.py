@@ -28,6 +28,7 @@ from conformance.history import (
 
 __all__ = [
     "CALL_ID",
+    "ERROR_FIXTURE",
     "PROMPT",
     "PROMPT_STYLE_RESULT_TEXT",
     "TEXT_FIXTURE",
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 Source = Literal["inline", "url"]
-Style = Literal["result", "prompt"]
+Style = Literal["result", "prompt", "error"]
 
 PROMPT = "Call the tool, then describe what it returned."
 CALL_ID = "call_1"
@@ -53,6 +54,9 @@ TEXT_FIXTURE = (
 )
 """Text a mapper must carry byte for byte: non-ASCII, quotes, CRLF, tabs, trailing spaces,
 and a string that looks exactly like a fallback marker for this very call."""
+
+ERROR_FIXTURE = 'Error: quota "daily" exceeded <429> & retry in 30 s\r\n  — réessayez  '
+"""The text of a failed tool call (status `error`): carried as is, flagged where the api can."""
 
 _MEDIA = {
     "image": ("chart.png", "image/png"),
@@ -88,7 +92,7 @@ def fixture_part(content_type: ContentType, source: Source = "inline") -> Part:
 
 
 def scenario(content_type: ContentType, source: Source, style: Style) -> History:
-    """The canonical history for one cell."""
+    """The canonical history for one cell; the `error` style is a failed call's text."""
     name = tool_name(content_type)
     part = fixture_part(content_type, source)
     history: History = [
@@ -96,6 +100,15 @@ def scenario(content_type: ContentType, source: Source, style: Style) -> History
         ToolCall(tool_call_id=CALL_ID, name=name, arguments={}),
     ]
     match style:
+        case "error":
+            history.append(
+                ToolResult(
+                    tool_call_id=CALL_ID,
+                    name=name,
+                    status="error",
+                    content=[Text(text=ERROR_FIXTURE)],
+                )
+            )
         case "result":
             history.append(ToolResult(tool_call_id=CALL_ID, name=name, content=[part]))
         case "prompt":

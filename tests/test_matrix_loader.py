@@ -1,7 +1,8 @@
 """The matrix loader: the real matrix.yaml, and every kind of bad input reported as file:line:col.
 
 Each file in tests/data/bad_matrix/ is tests/data/bad_matrix/valid.yaml with one defect (its first
-line says which), so each is expected to give exactly the one error listed here.
+line says which), so each is expected to give exactly the one error listed here. The tests of the
+real matrix.yaml check its structure and its rules, never a copy of its data.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pydantic import ValidationError
 
 from conformance.matrix import (
     CONTENT_TYPES,
+    ERROR_EXPECTATIONS,
     EXPECTATIONS,
     KNOWN,
     OUTCOMES,
@@ -24,6 +26,7 @@ from conformance.matrix import (
     ROW_ID_PATTERN,
     SOURCES,
     STYLES,
+    Api,
     CellSpec,
     LocatedError,
     Matrix,
@@ -44,6 +47,10 @@ deviations:
       reason: the image is not sent
       link: https://example.org/issue/1
 """
+
+
+def api_of(row_id: str) -> Api:
+    return next(api for api in ROW_API_NAMES if row_id.startswith(f"{api}/"))
 
 
 def errors_of(path: str | Path) -> list[LocatedError]:
@@ -86,20 +93,38 @@ def errors_of(path: str | Path) -> list[LocatedError]:
             "unknown_key_row",
             9,
             5,
-            "unknown key 'notes' is not allowed here; allowed keys: model, note, cells",
+            "unknown key 'notes' is not allowed here;"
+            " allowed keys: model, note, error_result, cells",
         ),
         ("unknown_key_cell", 12, 58, "unknown key 'verified' is not allowed here"),
+        (
+            "missing_error_result",
+            7,
+            3,
+            "rows.openai-chat/gpt-4o: missing key 'error_result'"
+            " — a row needs model, error_result and cells",
+        ),
+        (
+            "unknown_error_expectation",
+            30,
+            28,
+            "'native' is not a valid error expectation; use one of: flag, text",
+        ),
         ("unknown_citation", 24, 59, "unknown citation 'c2'; add it under `citations`"),
         ("unknown_api", 7, 3, "unknown api 'openai' in row id"),
         ("bad_row_id", 7, 3, "row id 'gpt-4o' must be '<api>/<family>'"),
         ("source_not_listed", 14, 9, "source 'url' is not listed in the top-level `sources`"),
         (
             "deviation_unknown_cell",
-            32,
+            33,
             13,
             "cell 'openai-chat/gpt-4o/image/inline/reslt', which is not in the matrix",
         ),
-        ("bad_target", 31, 3, "bad target name 'Some Target'"),
+        ("bad_target", 32, 3, "bad target name 'Some Target'"),
+        # a shared cell is reported once, where its anchor defines it
+        ("alias_defect", 16, 35, "'nativ' is not a valid expectation"),
+        ("merge_defect", 12, 60, "unknown citation 'c9'"),
+        ("reused_anchor", 28, 19, "anchor '&none' is defined twice (first defined on line 24)"),
         ("empty", 1, 1, "the file is empty"),
     ],
 )
@@ -114,6 +139,31 @@ def test_bad_input_is_located(name: str, line: int, col: int, phrase: str) -> No
 def test_the_bad_files_are_copies_of_a_valid_one() -> None:
     matrix = load_matrix(BAD / "valid.yaml")
     assert len(matrix.cells()) == len(CONTENT_TYPES) * len(STYLES)
+    assert [e.id for e in matrix.error_cells()] == ["openai-chat/gpt-4o/text/inline/error"]
+
+
+def test_a_shared_cell_is_named_by_its_anchor_path() -> None:
+    """The one error for a cell used in several places names the place its anchor defines it."""
+    [aliased] = errors_of(BAD / "alias_defect.yaml")
+    assert aliased.message.startswith("rows.openai-chat/gpt-4o.cells.image.inline.result.expect:")
+    [merged] = errors_of(BAD / "merge_defect.yaml")
+    assert merged.message.startswith("rows.openai-chat/gpt-4o.cells.text.inline.result.cite:")
+
+
+def test_merged_and_aliased_cells_load_as_copies(tmp_path: Path) -> None:
+    valid = (BAD / "valid.yaml").read_text()
+    shared = valid.replace(
+        "          result: {expect: fallback, known: sdk, cite: c1}\n"
+        "          prompt: {expect: fallback, known: sdk, cite: c1}\n      document:",
+        "          result: &image {expect: fallback, known: sdk, cite: c1}\n"
+        "          prompt: {<<: *image, note: merged}\n      document:",
+    )
+    assert shared != valid
+    path = tmp_path / "m.yaml"
+    path.write_text(shared)
+    image = load_matrix(path).row("openai-chat/gpt-4o").cells.image["inline"]
+    assert image.prompt.note == "merged"
+    assert image.prompt.model_copy(update={"note": None}) == image.result
 
 
 def test_unknown_content_type_names_the_allowed_ones() -> None:
@@ -185,7 +235,7 @@ def test_duplicate_deviation_for_a_cell(tmp_path: Path) -> None:
     second = DEVIATIONS.split("  pydantic-ai:\n")[1]
     path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS + second)
     [error] = errors_of(path)
-    assert (error.line, error.col) == (36, 13)  # the second "- cell:"
+    assert (error.line, error.col) == (37, 13)  # the second "- cell:"
     assert "already has a deviation for this target (item 0)" in error.message
 
 
@@ -197,6 +247,15 @@ def matrix() -> Matrix:
     return load_matrix(MATRIX)
 
 
+def test_the_matrix_covers_every_api_and_source(matrix: Matrix) -> None:
+    assert len(matrix.rows) >= 14
+    assert {row_id.partition("/")[0] for row_id in matrix.rows} == set(ROW_API_NAMES)
+    assert matrix.sources == SOURCES
+    for row_id, row in matrix.rows.items():
+        for content_type in CONTENT_TYPES:
+            assert set(row.cells.get(content_type)) == {"inline", "url"}, (row_id, content_type)
+
+
 def test_every_row_declares_every_cell_once(matrix: Matrix) -> None:
     cells = matrix.cells()
     assert len(cells) == len(matrix.rows) * len(CONTENT_TYPES) * len(matrix.sources) * 2
@@ -204,13 +263,66 @@ def test_every_row_declares_every_cell_once(matrix: Matrix) -> None:
 
 
 def test_every_cell_cites_a_real_source(matrix: Matrix) -> None:
-    for cell in matrix.cells():
+    for cell in matrix.all_cells():
         assert cell.cite is matrix.citations[cell.cite_id]
         assert cell.cite.url.startswith("https://")
         assert cell.cite.says.strip()
         assert cell.known in KNOWN
-        if cell.known == "uncertain":
-            assert cell.note, f"{cell.id}: an uncertain cell must say why in its note"
+        if cell.known in ("uncertain", "third-party"):
+            assert cell.note, f"{cell.id}: an {cell.known} cell must say why in its note"
+
+
+def test_every_citation_is_cited(matrix: Matrix) -> None:
+    cited = {c.cite_id for c in matrix.all_cells()}
+    assert set(matrix.citations) == cited
+
+
+def test_both_styles_expect_the_same(matrix: Matrix) -> None:
+    """A conformant target routes tool-produced user content like tool output (the file says so)."""
+    by_place: dict[tuple[str, str, str], set[str]] = {}
+    for cell in matrix.cells():
+        by_place.setdefault((cell.row_id, cell.content_type, cell.source), set()).add(cell.expect)
+    assert all(len(expects) == 1 for expects in by_place.values())
+
+
+def test_text_has_no_source(matrix: Matrix) -> None:
+    """Text cannot be given by URL, so its url cells repeat its inline ones."""
+    for row in matrix.rows.values():
+        assert row.cells.text["url"] == row.cells.text["inline"]
+
+
+def test_every_row_has_an_error_result(matrix: Matrix) -> None:
+    errors = matrix.error_cells()
+    assert [e.row_id for e in errors] == list(matrix.rows)
+    for error in errors:
+        assert error.id == f"{error.row_id}/text/inline/error"
+        assert error.id == f"{error.api}/{error.family}/text/inline/error"
+        assert error.expect == "native"
+        assert error.error in ERROR_EXPECTATIONS
+        assert error.model == matrix.row(error.row_id).model
+        assert matrix.cell(error.id) == error
+    assert {e.error for e in errors} == set(ERROR_EXPECTATIONS)
+    assert matrix.all_cells() == [*matrix.cells(), *errors]
+
+
+def test_error_cell_spec_fields(matrix: Matrix) -> None:
+    row_id, row = next(iter(matrix.rows.items()))
+    declared = row.error_result
+    assert matrix.error_cells()[0] == CellSpec(
+        row_id=row_id,
+        api=api_of(row_id),
+        family=row_id.partition("/")[2],
+        model=row.model,
+        content_type="text",
+        source="inline",
+        style="error",
+        expect="native",
+        known=declared.known,
+        cite=matrix.citations[declared.cite],
+        cite_id=declared.cite,
+        note=declared.note,
+        error=declared.expect,
+    )
 
 
 def test_cells_order(matrix: Matrix) -> None:
@@ -219,22 +331,23 @@ def test_cells_order(matrix: Matrix) -> None:
 
 
 def test_cell_spec_fields_and_id(matrix: Matrix) -> None:
-    spec = matrix.cells()[2]
+    row_id, row = next(iter(matrix.rows.items()))
+    declared = row.cells.image["url"].prompt
+    spec = matrix.cell(f"{row_id}/image/url/prompt")
     assert spec == CellSpec(
-        row_id="openai-chat/gpt-4o",
-        api="openai-chat",
-        family="gpt-4o",
-        model="gpt-4o",
+        row_id=row_id,
+        api=api_of(row_id),
+        family=row_id.partition("/")[2],
+        model=row.model,
         content_type="image",
-        source="inline",
-        style="result",
-        expect="fallback",
-        known="sdk",
-        cite=matrix.citations["openai-chat-user-content"],
-        cite_id="openai-chat-user-content",
-        note=spec.note,
+        source="url",
+        style="prompt",
+        expect=declared.expect,
+        known=declared.known,
+        cite=matrix.citations[declared.cite],
+        cite_id=declared.cite,
+        note=declared.note,
     )
-    assert spec.id == "openai-chat/gpt-4o/image/inline/result"
     for cell in matrix.cells():
         assert cell.id == f"{cell.api}/{cell.family}/{cell.content_type}/{cell.source}/{cell.style}"
 
@@ -262,15 +375,28 @@ def test_digest_of_a_matrix_built_in_code(matrix: Matrix) -> None:
 
 def test_a_matrix_built_in_code_gets_the_same_cross_checks(matrix: Matrix) -> None:
     data = matrix.model_dump()
-    data["rows"]["anthropic/claude-sonnet-4"]["cells"]["video"]["inline"]["prompt"]["cite"] = "x"
+    row_id = next(iter(data["rows"]))
+    data["rows"][row_id]["cells"]["video"]["url"]["prompt"]["cite"] = "x"
     with pytest.raises(ValidationError, match="unknown citation 'x'"):
         Matrix.model_validate(data)
 
 
 def test_row_lookup(matrix: Matrix) -> None:
-    assert matrix.row("cohere/command-a-vision").model == "command-a-vision-07-2025"
-    with pytest.raises(KeyError, match="no row 'gemini/gemini-3'"):
-        matrix.row("gemini/gemini-3")
+    for row_id, row in matrix.rows.items():
+        assert matrix.row(row_id) is row
+    with pytest.raises(KeyError, match="no row 'gemini/gemini-1'"):
+        matrix.row("gemini/gemini-1")
+
+
+def test_a_matrix_built_in_code_needs_error_results(matrix: Matrix) -> None:
+    data = matrix.model_dump()
+    row_id = next(iter(data["rows"]))
+    data["rows"][row_id]["error_result"]["cite"] = "x"
+    with pytest.raises(ValidationError, match=r"error_result\.cite: unknown citation 'x'"):
+        Matrix.model_validate(data)
+    del data["rows"][row_id]["error_result"]
+    with pytest.raises(ValidationError, match="error_result"):
+        Matrix.model_validate(data)
 
 
 def test_deviations(tmp_path: Path) -> None:
@@ -294,6 +420,7 @@ def test_vocabulary() -> None:
     assert SOURCES == ("inline", "url")
     assert STYLES == ("result", "prompt")
     assert EXPECTATIONS == ("native", "fallback", "unsupported")
+    assert ERROR_EXPECTATIONS == ("flag", "text")
     assert KNOWN == ("doc", "sdk", "third-party", "uncertain")
     assert "stringified" in OUTCOMES
     assert len(OUTCOMES) == 8
@@ -307,6 +434,8 @@ def test_json_schema_lets_editors_complete_keys() -> None:
     assert defs["RowCells"]["additionalProperties"] is False
     assert defs["Cell"]["properties"]["expect"]["enum"] == list(EXPECTATIONS)
     assert defs["Cell"]["properties"]["known"]["enum"] == list(KNOWN)
+    assert defs["ErrorCell"]["properties"]["expect"]["enum"] == list(ERROR_EXPECTATIONS)
+    assert "error_result" in defs["Row"]["required"]
     assert list(schema["properties"]["rows"]["patternProperties"]) == [ROW_ID_PATTERN]
     assert schema["properties"]["rows"]["additionalProperties"] is False
     assert list(defs["RowCells"]["properties"]["image"]["properties"]) == list(SOURCES)

@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from conformance.checks import applicable_checks
+from conformance.matrix import load_matrix
+
 ROOT = Path(__file__).resolve().parent.parent
 ONE_ROW = "openai-chat/gpt-4o/"
 IMAGE_CELL = "openai-chat/gpt-4o/image/inline/result"
@@ -30,16 +33,19 @@ def results(path: Path) -> list[dict[str, Any]]:
 
 
 def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pytester) -> None:
-    project.runpytest("-k", ONE_ROW, "--snapshot-update").assert_outcomes(passed=46)
-    assert len(list((project.path / "snapshots/reference/openai-chat").glob("*.json"))) == 10
+    cells = [c for c in load_matrix(ROOT / "matrix.yaml").all_cells() if c.id.startswith(ONE_ROW)]
+    tests = sum(len(applicable_checks(c)) for c in cells)
+    project.runpytest("-k", ONE_ROW, "--snapshot-update").assert_outcomes(passed=tests)
+    written = list((project.path / "snapshots/reference/openai-chat").glob("*.json"))
+    assert len(written) == len(cells)
     run = project.runpytest("-k", ONE_ROW, "--conformance-results", "out/r.jsonl")
-    run.assert_outcomes(passed=46)
+    run.assert_outcomes(passed=tests)
     lines = results(project.path / "out/r.jsonl")
     meta, body, end = lines[0], lines[1:-1], lines[-1]
     assert meta["kind"] == "meta"
     assert meta["targets"] == {"reference": "0.1.0"}
     assert meta["matrix_digest"].startswith("sha256:")
-    assert end == {"kind": "end", "results": 46}
+    assert end == {"kind": "end", "results": tests}
     assert {line["verdict"] for line in body} == {"pass"}
     assert {line["check"] for line in body} >= {"snapshot", "outcome", "provenance"}
     image = next(x for x in body if x["cell"] == IMAGE_CELL and x["check"] == "outcome")
@@ -127,6 +133,27 @@ def test_a_bad_matrix_stops_the_run_with_its_location(project: pytest.Pytester) 
     run = project.runpytest()
     assert run.ret == pytest.ExitCode.USAGE_ERROR
     run.stderr.fnmatch_lines([f"*matrix.yaml:{index + 1}:*imgae*"])
+    assert "Traceback" not in run.stderr.str()
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "syntax",
+        "duplicate_key",
+        "unknown_content_type",
+        "unknown_expectation",
+        "missing_style",
+        "unknown_key_row",
+        "unknown_key_cell",
+    ],
+)
+def test_each_kind_of_malformed_matrix_stops_the_run(project: pytest.Pytester, bad: str) -> None:
+    source = ROOT / "tests" / "data" / "bad_matrix" / f"{bad}.yaml"
+    (project.path / "matrix.yaml").write_bytes(source.read_bytes())
+    run = project.runpytest()
+    assert run.ret == pytest.ExitCode.USAGE_ERROR
+    run.stderr.fnmatch_lines(["matrix.yaml:*:*: *"])
     assert "Traceback" not in run.stderr.str()
 
 
