@@ -1,8 +1,12 @@
-"""The `conformance` command: check the matrix, print its schema, render reports.
+"""The `conformance` command: check the matrix, print its schema, render and compare results.
 
     conformance check [matrix.yaml]
     conformance schema [-o matrix.schema.json]
-    conformance report RESULTS... [--format md|json] [-o FILE]
+    conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
+                                  [-o FILE]
+    conformance merge SHARD... [-o FILE]
+    conformance diff BASE HEAD [-o FILE]          exit 1 when HEAD regresses a cell
+    conformance badges RESULTS... -o DIR
 
 Errors are one line each, `file:line:col: what is wrong`, with exit status 2 and no
 traceback.
@@ -17,8 +21,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from conformance import __version__
+from conformance.diff import diff_reports, render_diff
+from conformance.html import Citation, render_html
 from conformance.matrix import MatrixError, json_schema, load_matrix
-from conformance.report import ReportError, write_report
+from conformance.report import Report, badges, build_report, render_markdown
+from conformance.results import ReportError, load_results, merge_results
 
 __all__ = ["main"]
 
@@ -45,8 +52,48 @@ def _schema(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    text = write_report([Path(p) for p in args.results], args.format)
-    _write(text if text.endswith("\n") else text + "\n", args.output)
+    report = build_report(load_results(args.results))
+    if args.format == "md":
+        text = render_markdown(report)
+    elif args.format == "json":
+        text = report.model_dump_json(indent=2) + "\n"
+    else:
+        citations = _citations(args.matrix, report) if args.matrix else None
+        snapshots = Path(args.snapshots) if args.snapshots else None
+        text = render_html(report, snapshots=snapshots, citations=citations)
+    _write(text, args.output)
+    return 0
+
+
+def _citations(path: str, report: Report) -> dict[str, Citation]:
+    matrix = load_matrix(path)
+    if matrix.digest != report.matrix_digest:
+        raise ReportError(
+            f"{path}: digest {matrix.digest} is not the results' matrix digest"
+            f" {report.matrix_digest}; pass the matrix the run used"
+        )
+    return {key: Citation(c.url, c.says) for key, c in matrix.citations.items()}
+
+
+def _merge(args: argparse.Namespace) -> int:
+    results = load_results(args.shards)
+    build_report(results)  # the merged file must be one that `report` accepts
+    _write(merge_results(results), args.output)
+    return 0
+
+
+def _diff(args: argparse.Namespace) -> int:
+    base = build_report(load_results([args.base]))
+    head = build_report(load_results([args.head]))
+    diff = diff_reports(base, head)
+    _write(render_diff(diff), args.output)
+    return 1 if diff.of("regression") else 0
+
+
+def _badges(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    for name, badge in badges(build_report(load_results(args.results))).items():
+        _write(json.dumps(badge, ensure_ascii=False) + "\n", str(out / name))
     return 0
 
 
@@ -67,14 +114,41 @@ def _parser() -> argparse.ArgumentParser:
 
     report = commands.add_parser("report", help="render results files as a compatibility report")
     report.add_argument("results", nargs="+", help="results files (JSON Lines) from a run")
-    report.add_argument("--format", choices=("md", "json"), default="md")
+    report.add_argument("--format", choices=("md", "json", "html"), default="md")
+    report.add_argument(
+        "--snapshots", help="html: the snapshot folder, to show each cell's payload"
+    )
+    report.add_argument(
+        "--matrix", help="html: the matrix the run used, to show each citation's URL and words"
+    )
     report.add_argument("-o", "--output", help="write to this file instead of stdout")
     report.set_defaults(run=_report)
+
+    merge = commands.add_parser("merge", help="join results shards of one run into one file")
+    merge.add_argument("shards", nargs="+", help="results files (JSON Lines) of one run")
+    merge.add_argument("-o", "--output", help="write to this file instead of stdout")
+    merge.set_defaults(run=_merge)
+
+    diff = commands.add_parser(
+        "diff", help="cells added, removed and changed; exit 1 on a regression"
+    )
+    diff.add_argument("base", help="results file of the base (e.g. the target branch)")
+    diff.add_argument("head", help="results file of the change")
+    diff.add_argument("-o", "--output", help="write the Markdown here instead of stdout")
+    diff.set_defaults(run=_diff)
+
+    badge = commands.add_parser("badges", help="write a shields.io endpoint JSON per target")
+    badge.add_argument("results", nargs="+", help="results files (JSON Lines) from a run")
+    badge.add_argument("-o", "--output", required=True, help="the folder to write them in")
+    badge.set_defaults(run=_badges)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "report" and args.format != "html" and (args.snapshots or args.matrix):
+        parser.error("--snapshots and --matrix only apply to --format html")
     try:
         return int(args.run(args))
     except (MatrixError, ReportError) as error:

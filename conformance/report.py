@@ -1,31 +1,38 @@
-"""Turn the results files written by the pytest plugin into a report.
-
-A results file is JSON Lines: one `meta` line, one `result` line per cell and check, and an
-`end` line that counts the results. Loading is strict: every line must be a valid record, and
-a file without its `end` line, or with a wrong count, is taken as truncated.
+"""Turn results files into a report: a data model, and its Markdown view.
 
 The report is data first: `Report` is a pydantic model, `Report.model_dump_json(indent=2)` is
-the JSON view, and `render_markdown` is a rendering of the same model.
+the JSON view, and `render_markdown` (here), `render_html` (`conformance.html`) and `badges`
+(here) are renderings of the same model. Reading results files is `conformance.results`.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from pydantic import (
-    AwareDatetime,
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationError,
-    model_validator,
-)
+from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from conformance.history import ContentType
+from conformance.results import (
+    CellStatus,
+    EndLine,
+    Expect,
+    Known,
+    Live,
+    MetaLine,
+    Outcome,
+    ReportError,
+    ResultLine,
+    Results,
+    ResultsFile,
+    Source,
+    Style,
+    Verdict,
+    check_shards,
+    load_results,
+    targets_of,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -49,113 +56,23 @@ __all__ = [
     "TargetReport",
     "Totals",
     "Verdict",
+    "badges",
     "build_report",
     "load_results",
+    "md_code",
+    "md_text",
     "render_markdown",
+    "short_digest",
     "write_report",
 ]
 
-Verdict = Literal["pass", "fail", "xfail", "xpass", "skip"]
-Outcome = Literal[
-    "native",
-    "fallback-marked",
-    "fallback-unmarked",
-    "raised",
-    "dropped",
-    "noted",
-    "stringified",
-    "altered",
-]
-Expect = Literal["native", "fallback", "unsupported"]
-Known = Literal["doc", "sdk", "third-party", "uncertain"]
-Source = Literal["inline", "url"]
-Style = Literal["result", "prompt"]
-CellStatus = Literal["pass", "fail", "xfail", "skip"]
-"""A cell's status: `fail` if any check failed or xpassed, else `xfail` if any check is a
-known deviation, else `skip` if any check was skipped (a skip counts against compliance),
-else `pass`."""
-
-_Name = Annotated[str, Field(min_length=1)]
 _CONTENT_TYPES: tuple[ContentType, ...] = get_args(ContentType)
 _SOURCES: tuple[Source, ...] = get_args(Source)
 _STYLES: tuple[Style, ...] = get_args(Style)
 
 
-class ReportError(ValueError):
-    """A results file cannot be read or is inconsistent; the message says where."""
-
-
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-# ---- the lines of a results file -------------------------------------------------------
-
-
-class MetaLine(_Model):
-    kind: Literal["meta"]
-    suite_version: _Name
-    matrix: _Name
-    matrix_digest: _Name
-    targets: dict[_Name, _Name]
-    """Target name -> version, for every target the run covered."""
-    python: _Name
-    date: AwareDatetime
-
-
-class ResultLine(_Model):
-    kind: Literal["result"]
-    target: _Name
-    target_version: _Name
-    cell: _Name
-    row: _Name
-    api: _Name
-    model: _Name
-    content_type: ContentType
-    source: Source
-    style: Style
-    expect: Expect
-    known: Known
-    cite: _Name
-    check: _Name
-    verdict: Verdict
-    outcome: Outcome | None
-    detail: str
-    reason: str | None
-    link: str | None
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ResultLine:
-        if not self.row.startswith(f"{self.api}/"):
-            raise ValueError(f"row {self.row!r} is not of api {self.api!r}")
-        cell = f"{self.row}/{self.content_type}/{self.source}/{self.style}"
-        if self.cell != cell:
-            raise ValueError(f"cell {self.cell!r} is not row/content_type/source/style {cell}")
-        if self.verdict == "xfail" and not (self.reason and self.link):
-            raise ValueError("an xfail needs a reason and a link")
-        if self.verdict == "skip" and not self.detail:
-            raise ValueError("a skip needs a detail saying why")
-        return self
-
-
-class EndLine(_Model):
-    kind: Literal["end"]
-    results: int = Field(ge=0)
-
-
-_Line = MetaLine | ResultLine | EndLine
-_LINE: TypeAdapter[_Line] = TypeAdapter(Annotated[_Line, Field(discriminator="kind")])
-
-
-class ResultsFile(_Model):
-    path: str
-    meta: MetaLine
-    results: list[ResultLine]
-    """In file order: result `i` is on line `i + 2`."""
-
-
-class Results(_Model):
-    files: list[ResultsFile] = Field(min_length=1)
 
 
 # ---- the report model -------------------------------------------------------------------
@@ -182,6 +99,8 @@ class CellReport(_Model):
     cite: str
     checks: list[CheckReport]
     """Every check of the cell, in the order the results list them."""
+    live: Live | None = None
+    """What a live API said to the cell's request, when that was recorded."""
 
 
 class ContentTypeCells(_Model):
@@ -227,130 +146,21 @@ class Report(_Model):
     """In the order the meta lines declare them."""
 
 
-# ---- loading ----------------------------------------------------------------------------
-
-
-def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
-    """Read results files strictly; several files (shards) are concatenated."""
-    if not paths:
-        raise ReportError("no results files given")
-    results = Results(files=[_load_file(os.fspath(path)) for path in paths])
-    _check_shards(results)
-    return results
-
-
-def _load_file(path: str) -> ResultsFile:
-    try:
-        text = Path(path).read_bytes().decode("utf-8")
-    except OSError as error:
-        raise ReportError(f"{path}: cannot read: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise ReportError(f"{path}: not UTF-8: {error.reason} at byte {error.start}") from None
-    lines = text.split("\n")
-    cut = lines[-1] != ""  # the last line lacks its newline
-    if not cut:
-        lines.pop()
-    if not lines:
-        raise ReportError(f"{path}: the file is empty; it looks truncated")
-
-    def parse(number: int) -> _Line:
-        return _parse(lines[number - 1], f"{path}:{number}", cut=cut and number == len(lines))
-
-    meta = parse(1)
-    if not isinstance(meta, MetaLine):
-        raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
-    results: list[ResultLine] = []
-    for number in range(2, len(lines) + 1):
-        line = parse(number)
-        if isinstance(line, MetaLine):
-            raise ReportError(f"{path}:{number}: a second meta line")
-        if isinstance(line, EndLine):
-            if number != len(lines):
-                raise ReportError(f"{path}:{number + 1}: a line after the end line")
-            if line.results != len(results):
-                raise ReportError(
-                    f"{path}:{number}: the end line counts {line.results} results but the file"
-                    f" has {len(results)}; the file looks truncated"
-                )
-            return ResultsFile(path=path, meta=meta, results=results)
-        declared = meta.targets.get(line.target)
-        if declared != line.target_version:
-            raise ReportError(
-                f"{path}:{number}: target {line.target!r} {line.target_version!r} is not"
-                f" declared in the meta line's targets {meta.targets!r}"
-            )
-        results.append(line)
-    raise ReportError(f"{path}: no end line after line {len(lines)}; the file looks truncated")
-
-
-def _parse(raw: str, where: str, *, cut: bool) -> _Line:
-    if not raw.strip():
-        raise ReportError(f"{where}: an empty line")
-    try:
-        return _LINE.validate_json(raw)
-    except ValidationError as error:
-        errors = error.errors(include_url=False)
-        if errors[0]["type"] == "json_invalid":
-            hint = "; the file looks truncated" if cut else ""
-            raise ReportError(f"{where}: not valid JSON ({errors[0]['msg']}){hint}") from None
-        problems = "; ".join(_describe(e["loc"], e["msg"], e["input"]) for e in errors)
-        raise ReportError(f"{where}: not a valid record: {problems}") from None
-
-
-def _describe(loc: tuple[int | str, ...], msg: str, value: Any) -> str:
-    field = ".".join(str(part) for part in loc[1:])  # loc[0] is the `kind` tag
-    got = f" (got {value!r})" if isinstance(value, str | int | float | bool) else ""
-    return f"{field}: {msg}{got}" if field else f"{msg}{got}"
-
-
-def _check_shards(results: Results) -> None:
-    """Shards of one run must agree, and no target, cell and check may appear twice."""
-    first = results.files[0]
-    versions: dict[str, tuple[str, str]] = {}
-    seen: dict[tuple[str, str, str], str] = {}
-    for file in results.files:
-        for name, mine, theirs in [
-            ("suite_version", file.meta.suite_version, first.meta.suite_version),
-            ("matrix_digest", file.meta.matrix_digest, first.meta.matrix_digest),
-        ]:
-            if mine != theirs:
-                raise ReportError(f"{file.path}:1: {name} {mine!r} differs from {theirs!r}")
-        for target, version in file.meta.targets.items():
-            known, where = versions.setdefault(target, (version, file.path))
-            if known != version:
-                raise ReportError(
-                    f"{file.path}:1: target {target!r} is version {version!r} here"
-                    f" but {known!r} in {where}"
-                )
-        for index, line in enumerate(file.results):
-            key = (line.target, line.cell, line.check)
-            here = f"{file.path}:{index + 2}"
-            if key in seen:
-                raise ReportError(
-                    f"{here}: duplicate result for target {line.target!r}, cell {line.cell!r},"
-                    f" check {line.check!r} (first at {seen[key]})"
-                )
-            seen[key] = here
-
-
 # ---- building the report ----------------------------------------------------------------
 
 
 def build_report(results: Results) -> Report:
     """Group the results per target, row, content type and cell, and count them."""
-    _check_shards(results)
+    check_shards(results)
     meta = results.files[0].meta
-    targets: dict[str, str] = {}
-    for file in results.files:
-        for name, version in file.meta.targets.items():
-            targets.setdefault(name, version)
+    targets = targets_of(results)
     lines = [line for file in results.files for line in file.results]
     return Report(
         suite_version=meta.suite_version,
         matrix=meta.matrix,
         matrix_digest=meta.matrix_digest,
         python=meta.python,
-        date=meta.date,
+        date=max(file.meta.date for file in results.files),
         targets=[
             _target_report(name, version, [line for line in lines if line.target == name])
             for name, version in targets.items()
@@ -422,6 +232,12 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
             f"target {target!r}, cell {first.cell!r}: checks observed different outcomes"
             f" {outcomes!r}"
         )
+    live: list[Live] = []
+    for line in group:
+        if line.live is not None and line.live not in live:
+            live.append(line.live)
+    if len(live) > 1:
+        raise ReportError(f"target {target!r}, cell {first.cell!r}: checks disagree on live")
     return CellReport(
         id=first.cell,
         content_type=first.content_type,
@@ -442,6 +258,7 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
             )
             for line in group
         ],
+        live=live[0] if live else None,
     )
 
 
@@ -468,12 +285,12 @@ def render_markdown(report: Report) -> str:
     out = [
         "# Tool-result conformance report",
         "",
-        f"Suite {_inline(report.suite_version)} · matrix {_code(report.matrix)}"
-        f" ({_code(_short(report.matrix_digest))}) · run {report.date.isoformat()}"
-        f" · Python {_inline(report.python)}",
+        f"Suite {md_text(report.suite_version)} · matrix {md_code(report.matrix)}"
+        f" ({md_code(short_digest(report.matrix_digest))}) · run {report.date.isoformat()}"
+        f" · Python {md_text(report.python)}",
     ]
     for target in report.targets:
-        out += ["", f"## {_inline(target.name)} {_inline(target.version)}", ""]
+        out += ["", f"## {md_text(target.name)} {md_text(target.version)}", ""]
         if not target.rows:
             out.append("No results for this target.")
             continue
@@ -500,7 +317,7 @@ def _render_tables(rows: list[RowReport], cells: list[CellReport]) -> list[str]:
                 }
                 if by_ct:
                     glyphs = [_glyph(by_ct[ct]) if ct in by_ct else "–" for ct in columns]
-                    lines.append("| " + " | ".join([_inline(row.id), *glyphs]) + " |")
+                    lines.append("| " + " | ".join([md_text(row.id), *glyphs]) + " |")
             if lines:
                 header = "| row (api/model) | " + " | ".join(columns) + " |"
                 rule = "|" + "---|" * (len(columns) + 1)
@@ -529,7 +346,9 @@ def _render_findings(cells: list[CellReport]) -> list[str]:
     out = ["", "### Failures", ""]
     failures = [(c, k) for c, k in found if k.verdict in ("fail", "xpass")]
     for cell, check in failures:
-        out.append(f"- {_code(cell.id)} · {_code(check.check)} · outcome {_words(cell.outcome)}")
+        out.append(
+            f"- {md_code(cell.id)} · {md_code(check.check)} · outcome {_words(cell.outcome)}"
+        )
         if check.verdict == "xpass":
             out[-1] += f" · xpass: the declared deviation no longer happens{_why(check)}"
         out += _block(check.detail)
@@ -540,14 +359,14 @@ def _render_findings(cells: list[CellReport]) -> list[str]:
         out += ["", "### Known deviations", ""]
     for cell, check in deviations:
         out.append(
-            f"- {_code(cell.id)} · {_code(check.check)} · outcome {_words(cell.outcome)}"
+            f"- {md_code(cell.id)} · {md_code(check.check)} · outcome {_words(cell.outcome)}"
             f"{_why(check)}"
         )
     skips = [(c, k) for c, k in found if k.verdict == "skip"]
     if skips:
         out += ["", "### Skipped", ""]
     for cell, check in skips:
-        out.append(f"- {_code(cell.id)} · {_code(check.check)}: {_inline(check.detail)}")
+        out.append(f"- {md_code(cell.id)} · {md_code(check.check)}: {md_text(check.detail)}")
     return out
 
 
@@ -566,20 +385,20 @@ def _words(outcome: Outcome | None) -> str:
 
 
 def _why(check: CheckReport) -> str:
-    reason = f": {_inline(check.reason)}" if check.reason else ""
-    link = f" ({_inline(check.link)})" if check.link else ""
+    reason = f": {md_text(check.reason)}" if check.reason else ""
+    link = f" ({md_text(check.link)})" if check.link else ""
     return reason + link
 
 
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _inline(text: str) -> str:
+def md_text(text: str) -> str:
     """Text safe inside a table cell or a list item: pipes escaped, line breaks as <br>."""
     return _BREAK.sub("<br>", text.replace("\\", "\\\\").replace("|", "\\|"))
 
 
-def _code(text: str) -> str:
+def md_code(text: str) -> str:
     """A code span for an id, whatever backticks it holds (not for table cells)."""
     fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
@@ -595,7 +414,8 @@ def _block(detail: str) -> list[str]:
     return ["", f"  {fence}text", *body, f"  {fence}"]
 
 
-def _short(digest: str) -> str:
+def short_digest(digest: str) -> str:
+    """`sha256:` and the first 12 hex digits: enough to tell two matrices apart."""
     algorithm, _, value = digest.rpartition(":")
     return f"{algorithm}:{value[:12]}" if algorithm else value[:12]
 
@@ -604,3 +424,38 @@ def write_report(paths: Sequence[str | os.PathLike[str]], fmt: Literal["md", "js
     """Load results files and render the report as Markdown or JSON."""
     report = build_report(load_results(paths))
     return render_markdown(report) if fmt == "md" else report.model_dump_json(indent=2)
+
+
+# ---- badges -----------------------------------------------------------------------------
+
+_BADGE_COLOURS: tuple[tuple[float, str], ...] = (
+    (1.0, "brightgreen"),
+    (0.9, "green"),
+    (0.75, "yellowgreen"),
+    (0.5, "yellow"),
+    (0.25, "orange"),
+    (0.0, "red"),
+)
+"""The colour of the first share floor the conformant share reaches."""
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def badges(report: Report) -> dict[str, dict[str, str | int]]:
+    """One shields.io endpoint badge per target, keyed by its file name (`<target>.json`)."""
+    out: dict[str, dict[str, str | int]] = {}
+    owners: dict[str, str] = {}
+    for target in report.targets:
+        name = _UNSAFE.sub("-", target.name).strip(".") + ".json"
+        if name in owners:
+            raise ReportError(f"targets {owners[name]!r} and {target.name!r} share {name}")
+        owners[name] = target.name
+        totals = target.totals
+        passed = totals.cells_by_status["pass"]
+        colour = next(c for floor, c in _BADGE_COLOURS if totals.conformant_share >= floor)
+        out[name] = {
+            "schemaVersion": 1,
+            "label": f"{target.name} conformance",
+            "message": f"{passed}/{totals.cells} cells" if totals.cells else "no cells",
+            "color": colour if totals.cells else "lightgrey",
+        }
+    return out

@@ -90,3 +90,45 @@ def test_report_on_a_truncated_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     results.write_text("".join(results.read_text().splitlines(keepends=True)[:-1]))
     assert main(["report", str(results)]) == 2
     assert "truncated" in capsys.readouterr().err
+
+
+def test_report_html_and_badges(tmp_path: Path) -> None:
+    results = _results(tmp_path / "r.jsonl")
+    out = tmp_path / "report" / "index.html"
+    assert main(["report", str(results), "--format", "html", "-o", str(out)]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>")
+    assert "cohere/command-a-vision/image/inline/result" in html
+    assert main(["badges", str(results), "-o", str(tmp_path / "badges")]) == 0
+    badge = json.loads((tmp_path / "badges" / "reference.json").read_text(encoding="utf-8"))
+    assert badge == {
+        "schemaVersion": 1,
+        "label": "reference conformance",
+        "message": "0/1 cells",
+        "color": "red",
+    }
+
+
+def test_merge_then_diff_against_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    results = _results(tmp_path / "r.jsonl")
+    merged = tmp_path / "merged.jsonl"
+    assert main(["merge", str(results), "-o", str(merged)]) == 0
+    assert main(["diff", str(results), str(merged)]) == 0
+    assert "✅ no regressions" in capsys.readouterr().out
+
+
+def test_badges_need_an_output_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["badges", "r.jsonl"])
+    assert exited.value.code == 2
+    assert "-o/--output" in capsys.readouterr().err
+
+
+def test_html_options_need_the_html_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    results = _results(tmp_path / "r.jsonl")
+    with pytest.raises(SystemExit) as exited:
+        main(["report", str(results), "--snapshots", "snapshots"])
+    assert exited.value.code == 2
+    assert "only apply to --format html" in capsys.readouterr().err

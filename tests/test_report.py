@@ -10,64 +10,16 @@ import pytest
 from conformance.report import (
     Report,
     ReportError,
+    badges,
     build_report,
     load_results,
     render_markdown,
     write_report,
 )
+from results_data import ALL_PASS, CELL, LINK, checks, meta, result, write
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-CELL = "openai-chat/gpt-4o/image/inline/result"
-LINK = "https://example.invalid/issues/1"
-
-
-def meta(**targets: str) -> dict[str, Any]:
-    """A meta line; `reference 0.1.0` unless targets are given."""
-    return {
-        "kind": "meta",
-        "suite_version": "0.1.0",
-        "matrix": "matrix.yaml",
-        "matrix_digest": "sha256:" + "ab" * 32,
-        "targets": targets or {"reference": "0.1.0"},
-        "python": "3.11.7",
-        "date": "2026-11-30T05:00:00+00:00",
-    }
-
-
-def result(cell: str = CELL, check: str = "outcome", **fields: Any) -> dict[str, Any]:
-    """A result line for `cell`; api, model, content type, source and style come from its id."""
-    api, *model, content_type, source, style = cell.split("/")
-    line: dict[str, Any] = {
-        "kind": "result",
-        "target": "reference",
-        "target_version": "0.1.0",
-        "cell": cell,
-        "row": "/".join([api, *model]),
-        "api": api,
-        "model": "/".join(model),
-        "content_type": content_type,
-        "source": source,
-        "style": style,
-        "expect": "fallback",
-        "known": "sdk",
-        "cite": "openai-chat-tool-message",
-        "check": check,
-        "verdict": "pass",
-        "outcome": "fallback-marked",
-        "detail": "",
-        "reason": None,
-        "link": None,
-    }
-    return line | fields
-
-
-def write(path: Path, results: list[dict[str, Any]], *, head: dict[str, Any] | None = None) -> Path:
-    """A complete results file: meta, results, end."""
-    lines = [head or meta(), *results, {"kind": "end", "results": len(results)}]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
 
 
 def markdown(tmp_path: Path, results: list[dict[str, Any]], **targets: str) -> str:
@@ -82,22 +34,6 @@ def table_row(md: str, row: str) -> list[str]:
     """The glyph cells of the first table line for `row`."""
     line = next(line for line in md.splitlines() if line.startswith(f"| {row} |"))
     return [cell.strip() for cell in line.strip("|").split(" | ")][1:]
-
-
-def checks(cell: str, verdict: str = "pass", **fields: Any) -> list[dict[str, Any]]:
-    """The six checks of one cell, all with the same verdict."""
-    names = ["snapshot", "outcome", "no-silent-loss", "text-identical", "provenance"]
-    return [
-        result(cell, name, verdict=verdict, **fields) for name in [*names, "unsupported-raises"]
-    ]
-
-
-ALL_PASS = [
-    *checks("openai-chat/gpt-4o/text/inline/result", expect="native", outcome="native"),
-    *checks("openai-chat/gpt-4o/image/inline/result"),
-    *checks("openai-chat/gpt-4o/audio/inline/result", expect="unsupported", outcome="raised"),
-    *checks("anthropic/claude-4/image/inline/result", expect="native", outcome="native"),
-]
 
 
 def test_all_pass_glyphs(tmp_path: Path) -> None:
@@ -343,3 +279,59 @@ def test_output_is_deterministic(tmp_path: Path) -> None:
     assert write_report([tmp_path / "r.jsonl"], "json") == write_report(
         [tmp_path / "r.jsonl"], "json"
     )
+
+
+@pytest.mark.parametrize(
+    ("passing", "colour"),
+    [
+        (10, "brightgreen"),
+        (9, "green"),
+        (8, "yellowgreen"),
+        (5, "yellow"),
+        (3, "orange"),
+        (2, "red"),
+    ],
+)
+def test_badge_colour_follows_the_conformant_share(
+    tmp_path: Path, passing: int, colour: str
+) -> None:
+    cells = [f"mistral/m{n}/image/inline/result" for n in range(10)]
+    lines = [
+        result(cell, verdict="pass" if n < passing else "fail") for n, cell in enumerate(cells)
+    ]
+    assert badges(report_of(tmp_path, lines)) == {
+        "reference.json": {
+            "schemaVersion": 1,
+            "label": "reference conformance",
+            "message": f"{passing}/10 cells",
+            "color": colour,
+        }
+    }
+
+
+def test_badges_one_per_target_with_a_safe_file_name(tmp_path: Path) -> None:
+    lines = [result(), result(target="my_pkg.adapter:Target", target_version="2")]
+    found = badges(report_of(tmp_path, lines, reference="0.1.0", **{"my_pkg.adapter:Target": "2"}))
+    assert list(found) == ["reference.json", "my_pkg.adapter-Target.json"]
+    assert found["my_pkg.adapter-Target.json"]["label"] == "my_pkg.adapter:Target conformance"
+
+
+def test_a_target_without_cells_gets_a_grey_badge(tmp_path: Path) -> None:
+    report = report_of(tmp_path, [result()], reference="0.1.0", other="1")
+    assert badges(report)["other.json"] == {
+        "schemaVersion": 1,
+        "label": "other conformance",
+        "message": "no cells",
+        "color": "lightgrey",
+    }
+
+
+def test_badge_file_names_must_not_collide(tmp_path: Path) -> None:
+    lines = [
+        result(),
+        result(target="a b", target_version="1"),
+        result(target="a:b", target_version="1"),
+    ]
+    report = report_of(tmp_path, lines, reference="0.1.0", **{"a b": "1", "a:b": "1"})
+    with pytest.raises(ReportError, match=r"targets 'a b' and 'a:b' share a-b\.json"):
+        badges(report)

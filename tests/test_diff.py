@@ -1,0 +1,210 @@
+"""`conformance diff`: cells added, removed and changed; a regression exits 1."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from conformance.cli import main
+from conformance.diff import OUTCOME_RANK, STATUS_RANK, diff_reports, render_diff
+from conformance.report import build_report
+from conformance.results import load_results
+from results_data import CELL, LINK, meta, result, write
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+OTHER = "anthropic/claude-4/image/inline/result"
+
+
+def cell(
+    verdict: str = "pass",
+    outcome: str | None = "fallback-marked",
+    cell_id: str = CELL,
+    **fields: Any,
+) -> list[dict[str, Any]]:
+    """A cell as two checks: the snapshot passes; the outcome check has `verdict`."""
+    extra: dict[str, Any] = {"reason": "drops media", "link": LINK} if "x" in verdict else {}
+    if verdict == "skip":
+        extra = {"detail": "not covered"}
+    return [
+        result(cell_id, "snapshot", outcome=outcome, **fields),
+        result(cell_id, "outcome", verdict=verdict, outcome=outcome, **(extra | fields)),
+    ]
+
+
+def run(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    base: list[dict[str, Any]],
+    head: list[dict[str, Any]],
+) -> tuple[int, str]:
+    old = write(tmp_path / "base.jsonl", base)
+    new = write(tmp_path / "head.jsonl", head)
+    status = main(["diff", str(old), str(new)])
+    return status, capsys.readouterr().out
+
+
+def section(markdown: str, heading: str) -> list[str]:
+    """The table lines under `### heading`."""
+    if f"### {heading}\n" not in markdown:
+        return []
+    body = markdown.split(f"### {heading}\n", 1)[1].split("\n### ", 1)[0]
+    return [line for line in body.splitlines() if line.startswith("| ")][1:]
+
+
+def test_a_planted_regression_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = [*cell(), *cell(cell_id=OTHER)]
+    head = [*cell("fail", "dropped"), *cell(cell_id=OTHER)]
+    status, out = run(tmp_path, capsys, base, head)
+    assert status == 1
+    assert out.startswith("## Conformance diff: ❌ 1 regression\n")
+    assert (
+        "1 regression · 0 improvements · 0 other changes · 0 cells added · 0 cells removed" in out
+    )
+    assert "· 1 unchanged" in out
+    assert section(out, "Regressions") == [
+        f"| reference | {CELL} | ✅ pass → ❌ fail | fallback-marked → dropped | fallback"
+        " | outcome pass → fail |"
+    ]
+
+
+def test_an_improvement_exits_0_and_is_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run(tmp_path, capsys, cell("fail", "dropped"), cell())
+    assert status == 0
+    assert out.startswith("## Conformance diff: ✅ no regressions\n")
+    assert section(out, "Improvements") == [
+        f"| reference | {CELL} | ❌ fail → ✅ pass | dropped → fallback-marked | fallback"
+        " | outcome fail → pass |"
+    ]
+    assert section(out, "Regressions") == []
+
+
+def test_a_deviation_that_no_longer_happens_is_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run(tmp_path, capsys, cell("xfail", "dropped"), cell())
+    assert status == 0
+    [line] = section(out, "Improvements")
+    assert "⚠️ xfail → ✅ pass" in line
+    assert "the known deviation no longer happens" in line
+
+
+def test_an_xpass_is_an_improvement_not_a_regression(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run(tmp_path, capsys, cell("xfail", "dropped"), cell("xpass"))
+    assert status == 0
+    [line] = section(out, "Improvements")
+    assert "⚠️ xfail → ❗ xpass" in line
+    assert "the known deviation no longer happens; remove its deviation from matrix.yaml" in line
+
+
+def test_added_and_removed_cells_are_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out = run(tmp_path, capsys, cell(), cell(cell_id=OTHER))
+    assert status == 0
+    assert section(out, "Added cells") == [
+        f"| reference | {OTHER} | ✅ pass | fallback-marked | fallback | – |"
+    ]
+    assert section(out, "Removed cells") == [
+        f"| reference | {CELL} | ✅ pass | fallback-marked | fallback | – |"
+    ]
+
+
+def test_no_change_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = run(tmp_path, capsys, cell(), cell())
+    assert status == 0
+    assert "0 regressions · 0 improvements · 0 other changes" in out
+    assert "· 1 unchanged" in out
+    assert "###" not in out
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "kind"),
+    [
+        (("pass", "native"), ("fail", "fallback-marked"), "regression"),
+        (("pass", "native"), ("xfail", "fallback-marked"), "regression"),
+        (("pass", "fallback-marked"), ("skip", None), "regression"),
+        (("fail", "fallback-marked"), ("fail", "fallback-unmarked"), "regression"),
+        (("pass", "raised"), ("fail", "dropped"), "regression"),
+        (("fail", "raised"), ("fail", "stringified"), "regression"),
+        (("fail", "noted"), ("fail", "dropped"), "regression"),
+        (("xfail", "noted"), ("xfail", "dropped"), "regression"),
+        (("fail", "fallback-unmarked"), ("fail", "raised"), "improvement"),
+        (("skip", None), ("xfail", "dropped"), "improvement"),
+        (("fail", "native"), ("pass", "fallback-marked"), "improvement"),
+        (("fail", None), ("fail", "dropped"), "changed"),
+    ],
+)
+def test_ranking(
+    tmp_path: Path, base: tuple[str, str | None], head: tuple[str, str | None], kind: str
+) -> None:
+    old = build_report(load_results([write(tmp_path / "a.jsonl", cell(*base))]))
+    new = build_report(load_results([write(tmp_path / "b.jsonl", cell(*head))]))
+    [change] = diff_reports(old, new).changes
+    assert change.kind == kind
+
+
+def test_a_lowered_expectation_still_counts_as_a_regression(tmp_path: Path) -> None:
+    base = cell(outcome="native", expect="native")
+    head = cell(outcome="fallback-marked", expect="fallback")
+    old = build_report(load_results([write(tmp_path / "a.jsonl", base)]))
+    new = build_report(load_results([write(tmp_path / "b.jsonl", head)]))
+    [change] = diff_reports(old, new).changes
+    assert change.kind == "regression"
+    assert change.notes == ["expectation native → fallback"]
+
+
+def test_rankings_cover_every_status_and_outcome() -> None:
+    assert list(STATUS_RANK) == ["pass", "xpass", "xfail", "skip", "fail"]
+    assert list(OUTCOME_RANK) == [
+        "native",
+        "fallback-marked",
+        "raised",
+        "fallback-unmarked",
+        "altered",
+        "stringified",
+        "noted",
+        "dropped",
+    ]
+    assert sorted(OUTCOME_RANK.values()) == list(range(8))
+
+
+def test_target_version_change_is_named(tmp_path: Path) -> None:
+    old = build_report(load_results([write(tmp_path / "a.jsonl", cell())]))
+    head = [line | {"target_version": "0.2.0"} for line in cell()]
+    new_file = write(tmp_path / "b.jsonl", head, head=meta(reference="0.2.0"))
+    markdown = render_diff(diff_reports(old, build_report(load_results([new_file]))))
+    assert "- Target version: reference 0.1.0 → 0.2.0" in markdown
+
+
+def test_pipes_in_ids_do_not_break_the_table(tmp_path: Path) -> None:
+    odd = "weird/a|b/image/inline/result"
+    old = build_report(load_results([write(tmp_path / "a.jsonl", cell(cell_id=odd))]))
+    new = build_report(load_results([write(tmp_path / "b.jsonl", cell("fail", cell_id=odd))]))
+    markdown = render_diff(diff_reports(old, new))
+    assert "| reference | weird/a\\|b/image/inline/result |" in markdown
+
+
+def test_output_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = write(tmp_path / "base.jsonl", cell())
+    new = write(tmp_path / "head.jsonl", cell("fail", "dropped"))
+    out = tmp_path / "diff" / "diff.md"
+    assert main(["diff", str(old), str(new), "-o", str(out)]) == 1
+    assert capsys.readouterr().out == ""
+    assert out.read_text(encoding="utf-8").startswith("## Conformance diff: ❌ 1 regression")
+
+
+def test_a_truncated_side_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = write(tmp_path / "base.jsonl", cell())
+    new = write(tmp_path / "head.jsonl", cell())
+    new.write_text(new.read_text(encoding="utf-8").rsplit("\n", 2)[0] + "\n", encoding="utf-8")
+    assert main(["diff", str(old), str(new)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{new}: no end line")
+    assert "Traceback" not in err

@@ -1,0 +1,195 @@
+"""`conformance merge`: shards of one run join into one file; any conflict is refused."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+import pytest
+
+from conformance.cli import main
+from conformance.results import load_results
+from results_data import CELL, checks, meta, result, write
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+OTHER = "anthropic/claude-4/image/inline/result"
+
+
+def merge(tmp_path: Path, *shards: Path) -> tuple[int, Path]:
+    out = tmp_path / "merged.jsonl"
+    return main(["merge", *map(str, shards), "-o", str(out)]), out
+
+
+def refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], *shards: Path) -> list[str]:
+    """Merge must exit 2 and write nothing; returns its problems, one per line."""
+    status, out = merge(tmp_path, *shards)
+    err = capsys.readouterr().err
+    assert status == 2
+    assert not out.exists()
+    assert "Traceback" not in err
+    return err.splitlines()
+
+
+def test_good_shards_merge_into_one_file(tmp_path: Path) -> None:
+    one = write(tmp_path / "one.jsonl", checks(CELL))
+    later = meta(**{"pydantic-ai": "1.2.3"}) | {"date": "2026-11-30T06:30:00+00:00"}
+    two = write(
+        tmp_path / "two.jsonl",
+        checks(OTHER, target="pydantic-ai", target_version="1.2.3"),
+        head=later,
+    )
+    status, out = merge(tmp_path, one, two)
+    assert status == 0
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["kind"] for line in lines] == ["meta"] + ["result"] * 12 + ["end"]
+    assert lines[0]["targets"] == {"reference": "0.1.0", "pydantic-ai": "1.2.3"}
+    assert lines[0]["date"] == "2026-11-30T06:30:00+00:00"
+    assert lines[-1] == {"kind": "end", "results": 12}
+    assert lines[1:-1] == [
+        *checks(CELL),
+        *checks(OTHER, target="pydantic-ai", target_version="1.2.3"),
+    ]
+    merged = load_results([out])  # the merged file loads on its own
+    assert len(merged.files[0].results) == 12
+
+
+def test_shards_splitting_one_cell_merge(tmp_path: Path) -> None:
+    six = checks(CELL)
+    one = write(tmp_path / "one.jsonl", six[:3])
+    two = write(tmp_path / "two.jsonl", six[3:])
+    status, out = merge(tmp_path, one, two)
+    assert status == 0
+    assert (
+        load_results([out]).files[0].results
+        == load_results([write(tmp_path / "a.jsonl", six)]).files[0].results
+    )
+
+
+def test_different_matrix_digest_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    other = meta() | {"matrix_digest": "sha256:" + "cd" * 32}
+    two = write(tmp_path / "two.jsonl", [result(OTHER)], head=other)
+    assert refused(tmp_path, capsys, one, two) == [
+        f"{two}:1: matrix_digest 'sha256:{'cd' * 32}' differs from 'sha256:{'ab' * 32}' in {one}"
+    ]
+
+
+def test_different_suite_version_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    two = write(tmp_path / "two.jsonl", [result(OTHER)], head=meta() | {"suite_version": "0.2.0"})
+    assert refused(tmp_path, capsys, one, two) == [
+        f"{two}:1: suite_version '0.2.0' differs from '0.1.0' in {one}"
+    ]
+
+
+def test_different_python_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    two = write(tmp_path / "two.jsonl", [result(OTHER)], head=meta() | {"python": "3.13.1"})
+    assert refused(tmp_path, capsys, one, two) == [
+        f"{two}:1: python '3.13.1' differs from '3.11.7' in {one}"
+    ]
+
+
+def test_target_with_two_versions_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    two = write(
+        tmp_path / "two.jsonl",
+        [result(OTHER, target_version="0.2.0")],
+        head=meta(reference="0.2.0"),
+    )
+    assert refused(tmp_path, capsys, one, two) == [
+        f"{two}:1: target 'reference' is version '0.2.0' here but '0.1.0' in {one}"
+    ]
+
+
+def test_duplicate_cell_and_check_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result(check="snapshot"), result()])
+    two = write(tmp_path / "two.jsonl", [result(OTHER), result(verdict="fail", outcome="dropped")])
+    assert refused(tmp_path, capsys, one, two) == [
+        f"{two}:3: duplicate result for target 'reference', cell '{CELL}', check 'outcome'"
+        f" (first at {one}:3)"
+    ]
+
+
+def test_the_same_shard_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    assert refused(tmp_path, capsys, one, one) == [f"{one}: given more than once"]
+
+
+def _no_end_line(text: str) -> str:
+    return text.rsplit("\n", 2)[0] + "\n"
+
+
+def _cut_mid_line(text: str) -> str:
+    return text[: text.rindex('{"kind": "end"') + 10]
+
+
+def _wrong_count(text: str) -> str:
+    return text.replace('"results": 2', '"results": 3')
+
+
+@pytest.mark.parametrize(
+    ("cut", "problem"),
+    [
+        (_no_end_line, "no end line after line 3"),
+        (_cut_mid_line, "not valid JSON"),
+        (_wrong_count, "the end line counts 3"),
+    ],
+    ids=["no-end-line", "cut-mid-line", "wrong-count"],
+)
+def test_truncated_shard_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: Callable[[str], str], problem: str
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    two = write(tmp_path / "two.jsonl", [result(OTHER), result(OTHER, check="snapshot")])
+    two.write_text(cut(two.read_text(encoding="utf-8")), encoding="utf-8")
+    [line] = refused(tmp_path, capsys, one, two)
+    assert line.startswith(f"{two}:")
+    assert problem in line
+    assert "truncated" in line
+
+
+def test_every_problem_is_reported_on_its_own_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result()])
+    two = write(
+        tmp_path / "two.jsonl",
+        [result(target_version="0.2.0"), result(OTHER, target_version="0.2.0")],
+        head=meta(reference="0.2.0") | {"suite_version": "0.2.0"},
+    )
+    three = write(tmp_path / "three.jsonl", [result()])
+    three.write_text(three.read_text(encoding="utf-8").rsplit("\n", 2)[0] + "\n")
+    problems = refused(tmp_path, capsys, one, two, three)
+    assert problems[0].startswith(f"{three}: no end line")
+    assert problems[1:] == [
+        f"{two}:1: suite_version '0.2.0' differs from '0.1.0' in {one}",
+        f"{two}:1: target 'reference' is version '0.2.0' here but '0.1.0' in {one}",
+        f"{two}:2: duplicate result for target 'reference', cell '{CELL}', check 'outcome'"
+        f" (first at {one}:2)",
+    ]
+
+
+def test_cells_whose_checks_disagree_across_shards_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    one = write(tmp_path / "one.jsonl", [result(check="snapshot")])
+    two = write(tmp_path / "two.jsonl", [result(outcome="dropped", verdict="fail")])
+    [line] = refused(tmp_path, capsys, one, two)
+    assert line == (
+        f"target 'reference', cell '{CELL}': checks observed different outcomes"
+        " ['fallback-marked', 'dropped']"
+    )
