@@ -6,13 +6,16 @@ the suite giving the failing verdict for each. A check that no mutant fails is s
 
 from __future__ import annotations
 
+import itertools
 import json
+from dataclasses import replace
 from typing import Any, cast
 
 from conformance import history as canonical
 from conformance import marker
 from conformance.errors import UnsupportedContent
-from conformance.history import History, Message, Part, Text, ToolResult
+from conformance.history import History, Message, Part, Text, ToolCall, ToolResult
+from conformance.mappers import MAPPERS
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
 
@@ -20,10 +23,15 @@ __all__ = [
     "AddsMarkerToText",
     "ChangesWhitespace",
     "DropsMedia",
+    "ForgetsProvenanceOnReplay",
     "LosesProvenanceInStorage",
     "MarkerNamesWrongCall",
     "NativeEverywhere",
+    "Nondeterministic",
+    "RaisesOnHostileNames",
     "SwallowsUnsupported",
+    "SwapsParallelResults",
+    "UnescapedMarker",
 ]
 
 
@@ -103,23 +111,34 @@ class LosesProvenanceInStorage(_Mutant):
     name = "mutant-loses-provenance-in-storage"
 
     def render_stored(self, row: RowRef, history: History) -> Payload:
-        rows = json.loads(canonical.dump(history))
-        for row_item in rows:
-            row_item.pop("source", None)
-        return self.render(row, canonical.load(json.dumps(rows)))
+        return self.render(row, _strip_sources(history))
 
 
 class NativeEverywhere(_Mutant):
-    """Puts fallback media into the tool message itself, whatever the model accepts there.
+    """Puts fallback media into the tool-result block itself, whatever the model accepts there.
 
-    Works on the chat-shaped apis whose rows have fallback cells (openai-chat, cohere): the
-    media after each marker moves into the tool message that marker names.
+    Where our mapper can build media in a tool result (Responses, Anthropic, Gemini, Bedrock),
+    the mutant widens the profile; for the chat-shaped apis, whose tool messages our mappers
+    keep text-only, it moves the media after each marker into the tool message it names.
     """
 
     name = "mutant-native-everywhere"
 
     def render(self, row: RowRef, history: History) -> Payload:
-        payload = super().render(row, history)
+        profiles, render = MAPPERS[row.api]
+        profile = profiles[row.family]
+        loose = replace(
+            profile,
+            model=row.model,
+            tool_result=profile.tool_result | profile.user,
+            tool_result_url=None,
+        )
+        try:
+            return render(loose, history)
+        except AssertionError:  # the mapper builds text-only tool messages
+            return self._into_tool_messages(super().render(row, history))
+
+    def _into_tool_messages(self, payload: Payload) -> Payload:
         messages: list[dict[str, Any]] = payload.get("messages", [])
         tools = {m["tool_call_id"]: m for m in messages if m.get("role") == "tool"}
         kept: list[dict[str, Any]] = []
@@ -192,3 +211,93 @@ class MarkerNamesWrongCall(_Mutant):
             return value
 
         return fix(payload)
+
+
+def _strip_sources(history: History) -> History:
+    rows = json.loads(canonical.dump(history))
+    for row_item in rows:
+        row_item.pop("source", None)
+    return canonical.load(json.dumps(rows))
+
+
+class Nondeterministic(_Mutant):
+    """Adds a per-request counter to the body, so no two renderings are the same."""
+
+    name = "mutant-nondeterministic"
+
+    def __init__(self) -> None:
+        self.requests = itertools.count()
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        return {**super().render(row, history), "metadata": {"request": next(self.requests)}}
+
+
+class RaisesOnHostileNames(_Mutant):
+    """Crashes with a KeyError on tool names that hold markup characters."""
+
+    name = "mutant-raises-on-hostile-names"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        for item in history:
+            if isinstance(item, ToolCall) and any(c in item.name for c in '"<>&\n'):
+                raise KeyError(item.name)
+        return super().render(row, history)
+
+
+class SwapsParallelResults(_Mutant):
+    """Gives the first two results of a parallel turn each other's output."""
+
+    name = "mutant-swaps-parallel-results"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        out = list(history)
+        for index in range(len(out) - 1):
+            first, second = out[index], out[index + 1]
+            if isinstance(first, ToolResult) and isinstance(second, ToolResult):
+                out[index] = first.model_copy(update={"content": second.content})
+                out[index + 1] = second.model_copy(update={"content": first.content})
+                break
+        return super().render(row, out)
+
+
+class UnescapedMarker(_Mutant):
+    """Writes markers with raw attribute values, so a quote in a name breaks out of them."""
+
+    name = "mutant-unescaped-marker"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def raw(value: Any) -> Any:
+            if isinstance(value, str):
+                found = marker.parse(value)
+                if found is None:
+                    return value
+                return (
+                    f'<conformance:tool_return tool_name="{found.tool_name}" '
+                    f'tool_call_id="{found.tool_call_id}" />'
+                )
+            if isinstance(value, dict):
+                return {k: raw(v) for k, v in value.items()}  # type: ignore[misc]
+            if isinstance(value, list):
+                return [raw(v) for v in value]  # type: ignore[misc]
+            return value
+
+        return raw(super().render(row, history))
+
+
+class ForgetsProvenanceOnReplay(_Mutant):
+    """Converts stored history for the api it last rendered; replayed elsewhere, provenance
+    is gone."""
+
+    name = "mutant-forgets-provenance-on-replay"
+
+    def __init__(self) -> None:
+        self.last_api: str | None = None
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        self.last_api = row.api
+        return super().render(row, history)
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        if self.last_api is not None and self.last_api != row.api:
+            return super().render(row, _strip_sources(history))
+        return super().render_stored(row, history)
