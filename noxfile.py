@@ -1,4 +1,4 @@
-"""Sessions: tests, conformance (the report), lint, typecheck, update_snapshots."""
+"""Sessions: tests, schemas, conformance (the report), lint, typecheck, update_snapshots."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "tests"]
+nox.options.sessions = ["lint", "typecheck", "tests", "schemas"]
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
@@ -36,7 +36,7 @@ def tests(session: nox.Session) -> None:
 @nox.session
 def conformance(session: nox.Session) -> None:
     """The matrix on the reference target: writes the results, report (md, json, html), badges."""
-    _install(session, "test")
+    _install(session, "schemas")
     REPORT.mkdir(exist_ok=True)
     results = REPORT / "results.jsonl"
     session.run(
@@ -46,6 +46,7 @@ def conformance(session: nox.Session) -> None:
         "conformance",
         "--conformance-results",
         str(results),
+        "--conformance-sdk-schema",
         *session.posargs,
         success_codes=[0, 1],  # failing cells still get their report; the session fails below
     )
@@ -72,6 +73,13 @@ def conformance(session: nox.Session) -> None:
     session.log(f"report written to {REPORT / 'index.html'} and {REPORT / 'compatibility.md'}")
     if failed:
         session.error(f"{len(failed)} checks failed, first: {failed[0]}")
+
+
+@nox.session
+def schemas(session: nox.Session) -> None:
+    """Every reference payload validated with the official SDKs' request types."""
+    _install(session, "schemas")
+    session.run("pytest", "-q", "-k", "sdk", "--conformance-sdk-schema", *session.posargs)
 
 
 @nox.session

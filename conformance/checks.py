@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from conformance import sdk_schema
 from conformance.history import History, Message, Text, ToolResult
 from conformance.matrix import CellSpec
 from conformance.observe import LOSSY, Observation, Outcome, observe
@@ -42,6 +43,7 @@ Check = Literal[
     "provenance",
     "unsupported-raises",
     "error-flag",
+    "sdk-schema",
 ]
 CHECKS: tuple[Check, ...] = (
     "snapshot",
@@ -51,6 +53,7 @@ CHECKS: tuple[Check, ...] = (
     "provenance",
     "unsupported-raises",
     "error-flag",
+    "sdk-schema",
 )
 EXPECTED_OUTCOME: dict[str, Outcome] = {
     "native": "native",
@@ -120,13 +123,18 @@ def snapshot_data(run: CellRun) -> dict[str, Any]:
     return run.first.payload
 
 
-def applicable_checks(cell: CellSpec) -> tuple[Check, ...]:
-    """The checks that mean something for a cell (all but snapshot are judged here)."""
+def applicable_checks(cell: CellSpec, *, sdk_schema: bool = False) -> tuple[Check, ...]:
+    """The checks that mean something for a cell (all but snapshot are judged here).
+
+    `sdk-schema` needs the official SDKs installed, so it runs only when asked for (the
+    `schemas` nox session), on every cell that renders a payload.
+    """
     if cell.expect == "unsupported":
         return ("snapshot", "outcome", "no-silent-loss", "unsupported-raises")
+    sdk: tuple[Check, ...] = ("sdk-schema",) if sdk_schema else ()
     if cell.error is not None:
-        return ("snapshot", "outcome", "text-identical", "provenance", "error-flag")
-    return ("snapshot", "outcome", "no-silent-loss", "text-identical", "provenance")
+        return ("snapshot", "outcome", "text-identical", "provenance", "error-flag", *sdk)
+    return ("snapshot", "outcome", "no-silent-loss", "text-identical", "provenance", *sdk)
 
 
 def _outcome(run: CellRun) -> CheckResult:
@@ -214,6 +222,17 @@ def _error_flag(run: CellRun) -> CheckResult:
     return CheckResult(flag is not True, f"no error flag on this api; observed {flag!r}")
 
 
+def _sdk_schema(run: CellRun) -> CheckResult:
+    """The payload validates against the official SDK's request types (`sdk_schema`)."""
+    if run.first.payload is None:
+        return CheckResult(False, f"no payload to validate: {run.first.describe()}")
+    try:
+        errors = sdk_schema.validate(run.cell.api, run.first.payload)
+    except sdk_schema.SdkMissing as error:
+        return CheckResult(False, str(error))
+    return CheckResult(not errors, "\n".join(errors) or "the SDK's request types accept it")
+
+
 _JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
     "outcome": _outcome,
     "no-silent-loss": _no_silent_loss,
@@ -221,6 +240,7 @@ _JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
     "provenance": _provenance,
     "unsupported-raises": _unsupported_raises,
     "error-flag": _error_flag,
+    "sdk-schema": _sdk_schema,
 }
 
 

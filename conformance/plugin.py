@@ -66,6 +66,7 @@ class _State:
     snapshots: Path
     target_specs: list[str]
     results_path: Path | None
+    sdk_schema: bool = False
     matrix: Matrix | None = None
     targets: dict[str, Target] = field(default_factory=dict[str, Target])
     runs: dict[tuple[str, str], CellRun] = field(default_factory=dict[tuple[str, str], CellRun])
@@ -100,6 +101,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="target under test: reference, an entry-point name, or module:attr (repeatable)",
     )
     group.addoption("--conformance-results", help="write one JSON line per cell and check here")
+    group.addoption(
+        "--conformance-sdk-schema",
+        action="store_true",
+        help="also validate every payload with the official SDKs' types (needs the SDKs)",
+    )
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
     parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
     parser.addini("conformance_targets", "targets under test", type="linelist", default=[])
@@ -127,6 +133,7 @@ def pytest_configure(config: pytest.Config) -> None:
         snapshots=config.rootpath / cast("str", config.getini("conformance_snapshots")),
         target_specs=specs or ["reference"],
         results_path=Path(results) if results else None,
+        sdk_schema=bool(config.getoption("conformance_sdk_schema")),
     )
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
@@ -149,7 +156,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         Case(spec, cell, check)
         for spec in state.target_specs
         for cell in matrix.all_cells()
-        for check in applicable_checks(cell)
+        for check in applicable_checks(cell, sdk_schema=state.sdk_schema)
     ]
     metafunc.parametrize(
         "conformance_case",

@@ -280,6 +280,10 @@ _LEGEND = (
 )
 
 
+SDK_SCHEMA = "sdk-schema"
+"""The check that validates a payload with the official SDK's request types."""
+
+
 def render_markdown(report: Report) -> str:
     """The report as GitHub-flavoured Markdown; the same report gives the same bytes."""
     out = [
@@ -301,12 +305,15 @@ def render_markdown(report: Report) -> str:
 
 
 def _render_tables(rows: list[RowReport], cells: list[CellReport]) -> list[str]:
-    """One table per (source, style): a line per model row, a column per content type."""
-    present = {c.content_type for c in cells}
-    columns = [ct for ct in _CONTENT_TYPES if ct in present]
+    """One table per (source, style): a line per model row, a column per content type, and,
+    where the run checked payloads against the official SDKs, a column counting those."""
+    with_sdk = any(k.check == SDK_SCHEMA for c in cells for k in c.checks)
     out: list[str] = []
     for source in _SOURCES:
         for style in _STYLES:
+            table = [c for c in cells if (c.source, c.style) == (source, style)]
+            present = {c.content_type for c in table}
+            columns = [ct for ct in _CONTENT_TYPES if ct in present]
             lines: list[str] = []
             for row in rows:
                 by_ct = {
@@ -317,12 +324,24 @@ def _render_tables(rows: list[RowReport], cells: list[CellReport]) -> list[str]:
                 }
                 if by_ct:
                     glyphs = [_glyph(by_ct[ct]) if ct in by_ct else "–" for ct in columns]
+                    if with_sdk:
+                        glyphs.append(_sdk_count(list(by_ct.values())))
                     lines.append("| " + " | ".join([md_text(row.id), *glyphs]) + " |")
             if lines:
-                header = "| row (api/model) | " + " | ".join(columns) + " |"
-                rule = "|" + "---|" * (len(columns) + 1)
+                heads = [*columns, "sdk schema"] if with_sdk else columns
+                header = "| row (api/model) | " + " | ".join(heads) + " |"
+                rule = "|" + "---|" * (len(heads) + 1)
                 out += ["", f"### {source} · {style}", "", header, rule, *lines]
     return out
+
+
+def _sdk_count(cells: list[CellReport]) -> str:
+    """`✅ 4/4` when every checked payload validates against its SDK, `❌ 3/4` otherwise."""
+    verdicts = [k.verdict for c in cells for k in c.checks if k.check == SDK_SCHEMA]
+    if not verdicts:
+        return "–"
+    passed = verdicts.count("pass")
+    return f"{'✅' if passed == len(verdicts) else '❌'} {passed}/{len(verdicts)}"
 
 
 def _render_totals(totals: Totals) -> list[str]:

@@ -497,7 +497,6 @@ def test_groq_tool_texts_stay_separate() -> None:
     assert messages[-1] == {
         "role": "tool",
         "tool_call_id": CALL_ID,
-        "name": "get_x",
         "content": [{"type": "text", "text": "a\r\n"}, {"type": "text", "text": " b "}],
     }
     one = render("groq", "llama-4-scout", with_result([Text(text="a\r\n")]))["messages"]

@@ -335,3 +335,28 @@ def test_badge_file_names_must_not_collide(tmp_path: Path) -> None:
     report = report_of(tmp_path, lines, reference="0.1.0", **{"a b": "1", "a:b": "1"})
     with pytest.raises(ReportError, match=r"targets 'a b' and 'a:b' share a-b\.json"):
         badges(report)
+
+
+def test_sdk_schema_is_its_own_column(tmp_path: Path) -> None:
+    other = "openai-chat/gpt-4o/document/inline/result"
+    results = [
+        result(CELL, "outcome"),
+        result(CELL, "sdk-schema"),
+        result(other, "outcome"),
+        result(other, "sdk-schema", verdict="fail", detail="messages[2].content[0]: bad"),
+    ]
+    text = markdown(tmp_path, results)
+    assert "| row (api/model) | image | document | sdk schema |" in text
+    assert "| openai-chat/gpt-4o | ↪️ | ❌ fallback-marked | ❌ 1/2 |" in text
+
+
+def test_without_sdk_schema_results_there_is_no_column(tmp_path: Path) -> None:
+    assert "sdk schema" not in markdown(tmp_path, [result(CELL, "outcome")])
+
+
+def test_error_results_get_a_table_of_their_own(tmp_path: Path) -> None:
+    error_cell = "anthropic/claude-sonnet-4/text/inline/error"
+    text = markdown(tmp_path, [result(CELL), result(error_cell, expect="native", outcome="native")])
+    assert "### inline · error" in text
+    table = text.split("### inline · error", 1)[1].split("\n\n", 2)[1]
+    assert table.splitlines()[0] == "| row (api/model) | text |"

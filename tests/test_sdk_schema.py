@@ -16,7 +16,13 @@ from typing import Any, cast
 import pytest
 
 from conformance import sdk_schema
+from conformance.checks import evaluate, run_cell
+from conformance.history import History
+from conformance.matrix import CellSpec, load_matrix
 from conformance.sdk_schema import APIS, SdkMissing, validate
+from conformance.targets.base import Payload, RowRef
+from conformance.targets.reference import ReferenceTarget
+from mutants import NativeEverywhere
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01"
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
@@ -731,3 +737,51 @@ def test_body_must_be_an_object() -> None:
     assert validate("openai-chat", cast("Mapping[str, Any]", [])) == [
         "<body>: Input should be a valid dictionary (a JSON object)"
     ]
+
+
+# --- the sdk-schema check on targets that break a payload ------------------------------------
+
+
+class _AudioInToolResult:
+    """Renders the Bedrock image cell, then relabels the tool-result image as audio."""
+
+    name = "broken-bedrock"
+    version = "0"
+
+    def supports(self, row: RowRef) -> str | None:
+        return None
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        payload = ReferenceTarget().render(row, history)
+        block = payload["messages"][2]["content"][0]["toolResult"]["content"][0]
+        block["audio"] = {"format": "wav", "source": block.pop("image")["source"]}
+        return payload
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        return self.render(row, history)
+
+
+def _cell(cell_id: str) -> CellSpec:
+    return load_matrix(Path(__file__).resolve().parent.parent / "matrix.yaml").cell(cell_id)
+
+
+def test_the_check_fails_on_an_image_in_an_openai_chat_tool_message() -> None:
+    pytest.importorskip("openai")
+    run = run_cell(NativeEverywhere(), _cell("openai-chat/gpt-4o/image/inline/result"))
+    result = evaluate(run, "sdk-schema")
+    assert not result.passed
+    assert "messages[2].content[0]" in result.detail
+
+
+def test_the_check_fails_on_audio_in_a_bedrock_tool_result() -> None:
+    pytest.importorskip("botocore")
+    run = run_cell(_AudioInToolResult(), _cell("bedrock-converse/claude/image/inline/result"))
+    result = evaluate(run, "sdk-schema")
+    assert not result.passed
+    assert '"audio"' in result.detail
+
+
+def test_the_check_passes_the_reference_payload() -> None:
+    pytest.importorskip("openai")
+    run = run_cell(ReferenceTarget(), _cell("openai-chat/gpt-4o/image/inline/result"))
+    assert evaluate(run, "sdk-schema").passed

@@ -8,6 +8,9 @@ https://console.groq.com/docs/vision and https://console.groq.com/docs/tool-use.
   concatenating would turn several texts into one that is none of them. The SDK union admits
   parts there; a server 400 "content must be a string" is reported [3P] for image parts on
   non-vision models, so a multi-text result is the one uncertain shape here.
+- Tool messages carry `tool_call_id` and `content` only: Groq's tool-use guide shows a `name`
+  too, but the SDK's `ChatCompletionToolMessageParam` has no such field (the sdk-schema check
+  reports it as an unknown key), and the call id already ties the result to its call.
 - Images fall back to a user message (`image_url`, https URL or data URL) behind the
   marker, on vision models. Chat has no PDF, audio or video input.
 """
@@ -98,7 +101,6 @@ def render(profile: Profile, history: History) -> dict[str, Any]:
                         {
                             "role": "tool",
                             "tool_call_id": routed.result.tool_call_id,
-                            "name": routed.result.name,
                             "content": _text_content(texts) if texts else "",
                         }
                     )
