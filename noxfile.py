@@ -82,6 +82,20 @@ def schemas(session: nox.Session) -> None:
     session.run("pytest", "-q", "-k", "sdk", "--conformance-sdk-schema", *session.posargs)
 
 
+@nox.session(default=False)
+def nightly(session: nox.Session) -> None:
+    """The properties with 2,000+ examples each; failures are saved as examples to review."""
+    _install(session, "test")
+    session.run(
+        "pytest",
+        "-q",
+        "tests/test_properties.py",
+        "--snapshot-disable-unused",  # a path argument: skip syrupy's slow unused scan
+        *session.posargs,
+        env={"HYPOTHESIS_PROFILE": "nightly", "CONFORMANCE_SAVE_EXAMPLES": "1"},
+    )
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff lint and format check."""

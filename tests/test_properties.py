@@ -2,20 +2,30 @@
 
 Rows are drawn inside each test rather than parametrized, so a property costs one
 hypothesis run whatever the number of rows. Each property also has a mutant it must catch:
-`find` has to come up with a history on which the mutant breaks it.
+hypothesis has to come up with a history on which the mutant breaks it.
+
+Failures found are kept as explicit examples: when a property fails with
+CONFORMANCE_SAVE_EXAMPLES=1 set (the `nightly` nox session sets it), the failing row and
+history are written to tests/data/examples/pending-<property>.json, the last write being the
+shrunk example. Review it, rename it without `pending-`, and commit it: every file there is
+replayed by every property, before any generated example.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import sys
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from conformance.checks import row_ref
-from conformance.history import History
+from conformance.history import History, dump, load
 from conformance.matrix import load_matrix
 from conformance.properties import (
     PROPERTIES,
@@ -23,6 +33,7 @@ from conformance.properties import (
     cross_provider_replay,
 )
 from conformance.strategies import histories
+from conformance.targets import ENTRY_POINT_GROUP, TargetError, resolve_target
 from conformance.targets.base import RowRef, Target
 from conformance.targets.reference import ReferenceTarget
 from mutants import (
@@ -37,9 +48,40 @@ from mutants import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "tests" / "data" / "examples"
 _MATRIX = load_matrix(ROOT / "matrix.yaml")
 ROWS: list[RowRef] = list({row_ref(c).id: row_ref(c) for c in _MATRIX.cells()}.values())
-TARGETS: list[Target] = [ReferenceTarget()]
+_BY_ID = {r.id: r for r in ROWS}
+
+
+def _installed_targets() -> list[Target]:
+    """The reference, and every target registered by an installed package that imports."""
+    found: list[Target] = [ReferenceTarget()]
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            found.append(resolve_target(entry.name))
+        except TargetError:
+            continue  # an optional dependency that is not installed here
+    return found
+
+
+TARGETS = _installed_targets()
+
+
+def _kept_examples() -> list[tuple[RowRef, History]]:
+    kept: list[tuple[RowRef, History]] = []
+    for path in sorted(EXAMPLES.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        kept.append((_BY_ID[data["row"]], load(json.dumps(data["history"]))))
+    return kept
+
+
+def _save(name: str, row: RowRef, history: History) -> None:
+    if os.environ.get("CONFORMANCE_SAVE_EXAMPLES") != "1":
+        return
+    EXAMPLES.mkdir(parents=True, exist_ok=True)
+    record = {"row": row.id, "history": json.loads(dump(history))}
+    (EXAMPLES / f"pending-{name}.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
 
 
 def _rows(target: Target) -> list[RowRef]:
@@ -51,11 +93,20 @@ def _rows(target: Target) -> list[RowRef]:
 def test_property_holds(target: Target, name: str) -> None:
     check = PROPERTIES[name]
 
-    @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-    @given(row=st.sampled_from(_rows(target)), history=histories())
-    def run(row: RowRef, history: History) -> None:
-        check(target, row, history)
+    rows = _rows(target)
 
+    @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(row=st.sampled_from(rows), history=histories())
+    def run(row: RowRef, history: History) -> None:
+        try:
+            check(target, row, history)
+        except PropertyFailed:
+            _save(name, row, history)
+            raise
+
+    for row, history in _kept_examples():
+        if row in rows:
+            run = example(row=row, history=history)(run)
     run()
 
 
@@ -124,3 +175,22 @@ def test_cross_provider_replay_catches_its_mutant() -> None:
 
     with pytest.raises(PropertyFailed):
         run()
+
+
+def test_kept_examples_load_and_name_known_rows() -> None:
+    kept = _kept_examples()
+    assert kept, "tests/data/examples keeps at least the hand-picked hostile example"
+    assert all(row in ROWS for row, _ in kept)
+
+
+def test_a_failure_is_saved_for_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    row, history = _kept_examples()[0]
+    monkeypatch.setattr(sys.modules[__name__], "EXAMPLES", tmp_path)
+    monkeypatch.delenv("CONFORMANCE_SAVE_EXAMPLES", raising=False)
+    _save("total", row, history)
+    assert not list(tmp_path.iterdir())
+    monkeypatch.setenv("CONFORMANCE_SAVE_EXAMPLES", "1")
+    _save("total", row, history)
+    saved = json.loads((tmp_path / "pending-total.json").read_text(encoding="utf-8"))
+    assert saved["row"] == row.id
+    assert load(json.dumps(saved["history"])) == history
