@@ -17,21 +17,11 @@ https://console.groq.com/docs/vision and https://console.groq.com/docs/tool-use.
 
 from __future__ import annotations
 
-import json
-from typing import Any, assert_never
+from typing import Any
 
-from conformance.history import Audio, Document, History, Image, Message, Part, Text, Video
-from conformance.mappers._common import (
-    AssistantTurn,
-    MessageTurn,
-    Profile,
-    ToolTurn,
-    data_url,
-    marker_text,
-    message_parts,
-    plan,
-    text_of,
-)
+from conformance.history import History
+from conformance.mappers._chat import Dialect, chat_messages, map_text_or_image
+from conformance.mappers._common import Profile
 
 __all__ = ["PROFILES", "render"]
 
@@ -47,69 +37,9 @@ PROFILES = {
     ),
 }
 
-
-def _map_part(part: Part) -> dict[str, Any]:
-    match part:
-        case Text():
-            return {"type": "text", "text": part.text}
-        case Image():
-            return {"type": "image_url", "image_url": {"url": data_url(part)}}
-        case Document() | Audio() | Video():
-            raise AssertionError("routing never sends documents, audio or video to Groq")
-        case _:
-            assert_never(part)
-
-
-def _text_content(texts: list[Text]) -> str | list[dict[str, Any]]:
-    if len(texts) == 1:
-        return texts[0].text
-    return [_map_part(t) for t in texts]
-
-
-def _map_message(message: Message) -> dict[str, Any]:
-    if message.role != "user" or isinstance(message.content, str):
-        return {"role": message.role, "content": _text_content(text_of(message.content))}
-    return {"role": "user", "content": [_map_part(p) for p in message_parts(message)]}
+_DIALECT = Dialect(map_part=map_text_or_image, empty_list=True)
 
 
 def render(profile: Profile, history: History) -> dict[str, Any]:
     """The request body for `profile`; raises `UnsupportedContent` before building."""
-    messages: list[dict[str, Any]] = []
-    for turn in plan(profile, history):
-        match turn:
-            case MessageTurn(message=message):
-                messages.append(_map_message(message))
-            case AssistantTurn(text=text, calls=calls):
-                out: dict[str, Any] = {"role": "assistant"}
-                if text:
-                    out["content"] = _text_content(list(text))
-                if calls:
-                    out["tool_calls"] = [
-                        {
-                            "id": c.tool_call_id,
-                            "type": "function",
-                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
-                        }
-                        for c in calls
-                    ]
-                messages.append(out)
-            case ToolTurn(results=results, moved=moved):
-                for routed in results:
-                    texts = [p for p in routed.native if isinstance(p, Text)]
-                    assert len(texts) == len(routed.native), "tool messages carry text only"
-                    messages.append(
-                        {
-                            "role": "tool",
-                            "tool_call_id": routed.result.tool_call_id,
-                            "content": _text_content(texts) if texts else "",
-                        }
-                    )
-                if moved:
-                    content: list[dict[str, Any]] = []
-                    for entry in moved:
-                        content.append({"type": "text", "text": marker_text(entry.result)})
-                        content.extend(_map_part(m) for m in entry.media)
-                    messages.append({"role": "user", "content": content})
-            case _:
-                assert_never(turn)
-    return {"model": profile.model, "messages": messages}
+    return {"model": profile.model, "messages": chat_messages(profile, history, _DIALECT)}

@@ -23,22 +23,11 @@ https://docs.mistral.ai/studio-api/document-processing/document_qna.
 
 from __future__ import annotations
 
-import json
 from typing import Any, assert_never
 
-from conformance.history import Audio, Document, History, Image, Message, Part, Text, Video
-from conformance.mappers._common import (
-    AssistantTurn,
-    MessageTurn,
-    Profile,
-    ToolTurn,
-    b64,
-    data_url,
-    marker_text,
-    message_parts,
-    plan,
-    text_of,
-)
+from conformance.history import Audio, Document, History, Image, Part, Text, Video
+from conformance.mappers._chat import Dialect, chat_messages
+from conformance.mappers._common import Profile, b64, data_url
 
 __all__ = ["ASSISTANT_BRIDGE", "PROFILES", "render"]
 
@@ -93,20 +82,6 @@ def _map_part(part: Part) -> dict[str, Any]:
             assert_never(part)
 
 
-def _text_content(texts: list[Text]) -> str | list[dict[str, Any]]:
-    if len(texts) == 1:
-        return texts[0].text
-    if not texts:
-        return ""
-    return [_map_part(t) for t in texts]
-
-
-def _map_message(message: Message) -> dict[str, Any]:
-    if message.role != "user" or isinstance(message.content, str):
-        return {"role": message.role, "content": _text_content(text_of(message.content))}
-    return {"role": "user", "content": [_map_part(p) for p in message_parts(message)]}
-
-
 def _bridged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for message in messages:
@@ -116,45 +91,10 @@ def _bridged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+# Tool messages name their tool (`ToolMessage.name`).
+_DIALECT = Dialect(map_part=_map_part, tool_name=True)
+
+
 def render(profile: Profile, history: History) -> dict[str, Any]:
     """The request body for `profile`; raises `UnsupportedContent` before building."""
-    messages: list[dict[str, Any]] = []
-    for turn in plan(profile, history):
-        match turn:
-            case MessageTurn(message=message):
-                messages.append(_map_message(message))
-            case AssistantTurn(text=text, calls=calls):
-                out: dict[str, Any] = {"role": "assistant"}
-                if text:
-                    out["content"] = _text_content(list(text))
-                if calls:
-                    out["tool_calls"] = [
-                        {
-                            "id": c.tool_call_id,
-                            "type": "function",
-                            "function": {"name": c.name, "arguments": json.dumps(c.arguments)},
-                        }
-                        for c in calls
-                    ]
-                messages.append(out)
-            case ToolTurn(results=results, moved=moved):
-                for routed in results:
-                    texts = [p for p in routed.native if isinstance(p, Text)]
-                    assert len(texts) == len(routed.native), "tool messages carry text only"
-                    messages.append(
-                        {
-                            "role": "tool",
-                            "tool_call_id": routed.result.tool_call_id,
-                            "name": routed.result.name,
-                            "content": _text_content(texts),
-                        }
-                    )
-                if moved:
-                    content: list[dict[str, Any]] = []
-                    for entry in moved:
-                        content.append({"type": "text", "text": marker_text(entry.result)})
-                        content.extend(_map_part(m) for m in entry.media)
-                    messages.append({"role": "user", "content": content})
-            case _:
-                assert_never(turn)
-    return {"model": profile.model, "messages": _bridged(messages)}
+    return {"model": profile.model, "messages": _bridged(chat_messages(profile, history, _DIALECT))}
