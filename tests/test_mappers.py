@@ -7,6 +7,7 @@ payload is what the matrix expects is the suite's job, not these tests'.
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -157,11 +158,12 @@ def test_parallel_calls_keep_order_and_own_markers(api: str, family: str) -> Non
         image = Image(media_type="image/png", data=data, identifier="chart.png")
         history.append(ToolResult(tool_call_id=call_id, name=name, content=[image]))
     payload = render(api, family, history)
+    a, b = (mistral.mistral_call_id(i) if api == "mistral" else i for i in ("call_a", "call_b"))
     labels = {
-        marker.render("get_a", "call_a"): "marker a",
-        marker.render("get_b", "call_b"): "marker b",
-        "call_a": "call a",
-        "call_b": "call b",
+        marker.render("get_a", a): "marker a",
+        marker.render("get_b", b): "marker b",
+        a: "call a",
+        b: "call b",
     }
     seen: list[str] = []
     for leaf in leaves(payload):
@@ -421,6 +423,27 @@ def test_bedrock_system_and_merged_user_messages() -> None:
 # --- mistral ----------------------------------------------------------------------------
 
 
+MISTRAL_ID = mistral.mistral_call_id(CALL_ID)
+
+
+def test_mistral_call_ids_are_nine_letters_or_digits() -> None:
+    assert MISTRAL_ID != CALL_ID
+    assert re.fullmatch(r"[A-Za-z0-9]{9}", MISTRAL_ID)
+    assert mistral.mistral_call_id(CALL_ID) == MISTRAL_ID, "stable across renderings"
+    assert mistral.mistral_call_id("aB3xK9mP2") == "aB3xK9mP2", "a valid id is kept"
+    history: History = [
+        Message(role="user", content=PROMPT),
+        ToolCall(tool_call_id="call_1", name="get_text"),
+        ToolCall(tool_call_id="call_1 ", name="get_text"),
+        ToolResult(tool_call_id="call_1", name="get_text", content=[Text(text="a")]),
+        ToolResult(tool_call_id="call_1 ", name="get_text", content=[Text(text="b")]),
+    ]
+    messages = render("mistral", "mistral-medium", history)["messages"]
+    ids = [c["id"] for c in messages[1]["tool_calls"]]
+    assert len(set(ids)) == 2
+    assert [m["tool_call_id"] for m in messages[2:]] == ids
+
+
 def test_mistral_text_tool_message() -> None:
     payload = cell("mistral", "mistral-medium", "text")
     assert payload["messages"][1:] == [
@@ -428,13 +451,13 @@ def test_mistral_text_tool_message() -> None:
             "role": "assistant",
             "tool_calls": [
                 {
-                    "id": CALL_ID,
+                    "id": MISTRAL_ID,
                     "type": "function",
                     "function": {"name": "get_text", "arguments": "{}"},
                 }
             ],
         },
-        {"role": "tool", "tool_call_id": CALL_ID, "name": "get_text", "content": TEXT_FIXTURE},
+        {"role": "tool", "tool_call_id": MISTRAL_ID, "name": "get_text", "content": TEXT_FIXTURE},
     ]
 
 
@@ -448,7 +471,7 @@ def test_mistral_image_falls_back_after_an_assistant_bridge(source: Source, url:
     assert messages[2]["content"] == ""
     assert messages[3] == mistral.ASSISTANT_BRIDGE
     assert messages[4]["content"] == [
-        {"type": "text", "text": mark("image")},
+        {"type": "text", "text": marker.render("get_image", MISTRAL_ID)},
         {"type": "image_url", "image_url": url},
     ]
 
@@ -468,7 +491,7 @@ def test_mistral_voxtral_audio_falls_back_as_base64() -> None:
     messages = cell("mistral", "voxtral-small", "audio", style="prompt")["messages"]
     assert messages[2]["content"] == "Done: the output follows as user content."
     assert messages[-1]["content"] == [
-        {"type": "text", "text": mark("audio")},
+        {"type": "text", "text": marker.render("get_audio", MISTRAL_ID)},
         {"type": "input_audio", "input_audio": b64(WAV)},
     ]
 

@@ -19,17 +19,37 @@ https://docs.mistral.ai/studio-api/document-processing/document_qna.
   (`ASSISTANT_BRIDGE`) is placed between them; it adds no text.
 - An assistant message sends `content` only when it has text: Mistral has rejected
   assistant messages with both `content` and `tool_calls`.
+- Tool call ids must be exactly nine letters or digits (400 "Tool call id was call_1 but must
+  be a-z, A-Z, 0-9, with a length of 9", reported by many third parties, e.g. LangChain PR
+  #24668). Other ids are rewritten to nine characters derived from a digest of the original,
+  the same in the call, its tool message and its marker, so the request is stable and every
+  call keeps its own id (`mistral_call_id`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
+import string
 from typing import Any, assert_never
 
-from conformance.history import Audio, Document, History, Image, Part, Text, Video
+from conformance.history import (
+    Audio,
+    Document,
+    History,
+    Image,
+    Item,
+    Message,
+    Part,
+    Text,
+    ToolCall,
+    ToolResult,
+    Video,
+)
 from conformance.mappers._chat import Dialect, chat_messages
-from conformance.mappers._common import Profile, b64, data_url
+from conformance.mappers._common import Profile, b64, data_url, plan
 
-__all__ = ["ASSISTANT_BRIDGE", "PROFILES", "render"]
+__all__ = ["ASSISTANT_BRIDGE", "PROFILES", "mistral_call_id", "render"]
 
 API = "mistral"
 ASSISTANT_BRIDGE: dict[str, Any] = {"role": "assistant", "content": ""}
@@ -95,6 +115,49 @@ def _bridged(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _DIALECT = Dialect(map_part=_map_part, tool_name=True)
 
 
+_VALID_ID = re.compile(r"[A-Za-z0-9]{9}")
+_ALPHABET = string.ascii_letters + string.digits
+
+
+def mistral_call_id(call_id: str, salt: int = 0) -> str:
+    """`call_id` if Mistral accepts it, else nine letters and digits from its digest."""
+    if _VALID_ID.fullmatch(call_id) and not salt:
+        return call_id
+    number = int.from_bytes(hashlib.sha256(f"{salt}:{call_id}".encode()).digest()[:8])
+    out = ""
+    for _ in range(9):
+        number, index = divmod(number, len(_ALPHABET))
+        out += _ALPHABET[index]
+    return out
+
+
+def _ids(history: History) -> dict[str, str]:
+    """One Mistral id per call id of the history, distinct from each other."""
+    found: dict[str, str] = {}
+    for item in history:
+        if isinstance(item, ToolCall | ToolResult) and item.tool_call_id not in found:
+            salt, new = 0, mistral_call_id(item.tool_call_id)
+            while new in found.values():
+                salt += 1
+                new = mistral_call_id(item.tool_call_id, salt)
+            found[item.tool_call_id] = new
+    return found
+
+
+def _with_ids(history: History, ids: dict[str, str]) -> History:
+    out: list[Item] = []
+    for item in history:
+        if isinstance(item, ToolCall | ToolResult):
+            item = item.model_copy(update={"tool_call_id": ids[item.tool_call_id]})
+        elif isinstance(item, Message) and item.source and item.source.tool_call_id in ids:
+            source = item.source.model_copy(update={"tool_call_id": ids[item.source.tool_call_id]})
+            item = item.model_copy(update={"source": source})
+        out.append(item)
+    return out
+
+
 def render(profile: Profile, history: History) -> dict[str, Any]:
     """The request body for `profile`; raises `UnsupportedContent` before building."""
+    plan(profile, history)  # raises naming the caller's own call ids, before any rewrite
+    history = _with_ids(history, _ids(history))
     return {"model": profile.model, "messages": _bridged(chat_messages(profile, history, _DIALECT))}
