@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from conformance import marker
 from conformance.checks import payload_bytes
 from conformance.errors import UnsupportedContent
-from conformance.history import History, Media, Message, Part, Text, ToolCall, ToolResult
+from conformance.history import History, Media, Message, Part, Text, ToolResult
 from conformance.observe import classify
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import WireFormatError, WireView, digest, locate
@@ -160,7 +160,8 @@ def markers_name_their_calls(target: Target, row: RowRef, history: History) -> N
     found = _rendered_view(target, row, history)
     if found is None:
         return
-    calls = {(c.name, c.tool_call_id) for c in history if isinstance(c, ToolCall)}
+    # The calls as the payload names them: some apis need ids rewritten (Mistral).
+    calls = {(c.name, c.call_id) for c in found[1].tool_calls}
     own = set(_texts(history))
     for message in found[1].messages:
         for part in message.parts:

@@ -18,6 +18,7 @@ from conformance.history import History, Message, Part, Text, ToolCall, ToolResu
 from conformance.mappers import MAPPERS
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
+from conformance.wire import locate
 
 __all__ = [
     "AddsMarkerToText",
@@ -190,9 +191,10 @@ class MarkerNamesWrongCall(_Mutant):
 
     def render(self, row: RowRef, history: History) -> Payload:
         payload = super().render(row, history)
-        calls = [item for item in history if isinstance(item, ToolResult)]
-        ids = [c.tool_call_id for c in calls]
-        names = {c.tool_call_id: c.name for c in calls}
+        # The ids the payload itself uses (some apis rewrite them), in call order.
+        calls = locate(row.api, payload).tool_calls
+        ids = [c.call_id for c in calls]
+        names = {c.call_id: c.name for c in calls}
         rotated = {ids[i]: ids[(i + 1) % len(ids)] for i in range(len(ids))}
         if len(ids) == 1:
             rotated = {ids[0]: ids[0] + "_other"}

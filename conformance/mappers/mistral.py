@@ -39,7 +39,6 @@ from conformance.history import (
     History,
     Image,
     Item,
-    Message,
     Part,
     Text,
     ToolCall,
@@ -149,7 +148,7 @@ def _with_ids(history: History, ids: dict[str, str]) -> History:
     for item in history:
         if isinstance(item, ToolCall | ToolResult):
             item = item.model_copy(update={"tool_call_id": ids[item.tool_call_id]})
-        elif isinstance(item, Message) and item.source and item.source.tool_call_id in ids:
+        elif item.source and item.source.tool_call_id in ids:  # a Message
             source = item.source.model_copy(update={"tool_call_id": ids[item.source.tool_call_id]})
             item = item.model_copy(update={"source": source})
         out.append(item)
