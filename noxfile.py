@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import nox
@@ -33,6 +34,19 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
 
 
+def _latest_target_results() -> list[str]:
+    """Per target name, the `report/results-<name>-<version>.jsonl` of its newest version."""
+    newest: dict[str, tuple[tuple[int, ...], str]] = {}
+    for path in REPORT.glob("results-*.jsonl"):
+        with path.open(encoding="utf-8") as lines:
+            meta = json.loads(lines.readline())
+        for name, version in meta.get("targets", {}).items():
+            key = tuple(int(x) for x in re.findall(r"\d+", version))
+            if name not in newest or key > newest[name][0]:
+                newest[name] = (key, str(path))
+    return sorted(path for _, path in newest.values())
+
+
 @nox.session
 def conformance(session: nox.Session) -> None:
     """The matrix on the reference target: writes the results, report (md, json, html), badges."""
@@ -50,7 +64,10 @@ def conformance(session: nox.Session) -> None:
         *session.posargs,
         success_codes=[0, 1],  # failing cells still get their report; the session fails below
     )
-    report = ["conformance", "report", str(results)]
+    # Every installed target side by side: the results `nox -s "target(NAME)"` left in report/
+    # are rendered with the reference's (same matrix required), the newest release of each target
+    # (a report holds one version per target; the older ones keep their own results files).
+    report = ["conformance", "report", str(results), *_latest_target_results()]
     session.run(*report, "--format", "md", "-o", str(REPORT / "compatibility.md"))
     session.run(*report, "--format", "json", "-o", str(REPORT / "report.json"))
     session.run(
@@ -73,6 +90,49 @@ def conformance(session: nox.Session) -> None:
     session.log(f"report written to {REPORT / 'index.html'} and {REPORT / 'compatibility.md'}")
     if failed:
         session.error(f"{len(failed)} checks failed, first: {failed[0]}")
+
+
+# Per target: its dependency group and the releases run, latest first. The
+# older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
+TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
+
+
+@nox.session(default=False)
+@nox.parametrize("name", [nox.param(n, id=n) for n in TARGETS])
+def target(session: nox.Session, name: str) -> None:
+    """The matrix on a framework target, for its latest release and an older one.
+
+    The latest release is checked in full (snapshots in snapshots/<target>/, deviations in
+    matrix.yaml describe it); the older one is classified cell by cell without the snapshot
+    check, and its verdicts are reported, not gated. Writes report/results-<name>-<version>.jsonl.
+    """
+    group, versions = TARGETS[name]
+    session.install("-e", ".", "hypothesis")  # pytest, syrupy with it; SDKs with the target
+    REPORT.mkdir(exist_ok=True)
+    env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
+    (requirement,) = nox.project.dependency_groups(PYPROJECT, group)
+    unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
+    for index, version in enumerate(versions):
+        session.install(f"{unpinned}=={version}")
+        results = REPORT / f"results-{name}-{version}.jsonl"
+        latest = index == 0
+        session.run(
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "conformance",
+            "--conformance-target",
+            name,
+            "--conformance-results",
+            str(results),
+            *([] if latest else ["-k", "not :snapshot]"]),
+            *session.posargs,
+            env=env,
+            success_codes=[0] if latest else [0, 1],
+        )
+        session.log(f"{name} {version}: {results}")
 
 
 @nox.session
@@ -102,6 +162,13 @@ def lint(session: nox.Session) -> None:
     session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", "--diff", ".")
+    # The secret scanner is plain Python with no dependencies: run from the source tree.
+    session.run(
+        "python",
+        "-c",
+        "import sys; from conformance.secrets import main; sys.exit(main(sys.argv[1:]))",
+        "cassettes",
+    )
 
 
 @nox.session
@@ -110,6 +177,31 @@ def typecheck(session: nox.Session) -> None:
     _install(session, "typecheck")
     session.install("nox")
     session.run("pyright", "--pythonpath", session.virtualenv.bin + "/python")
+
+
+@nox.session(default=False)
+def record(session: nox.Session) -> None:
+    """Record the cassettes: `nox -s record` against the local provider double (offline);
+    `nox -s record -- --live` against the real APIs, keys from the environment (never in CI).
+
+    Other arguments go to pytest, e.g. `-- --live -k openai-chat` for one api.
+    """
+    live = "--live" in session.posargs
+    args = [arg for arg in session.posargs if arg != "--live"]
+    if live and os.environ.get("CI"):
+        session.error("live recording never runs in CI")
+    _install(session, "test")
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "conformance",
+        f"--conformance-record={'live' if live else 'double'}",
+        *args,
+    )
+    session.run("conformance", "scan-secrets", "cassettes")
 
 
 @nox.session(default=False)

@@ -44,6 +44,7 @@ Check = Literal[
     "unsupported-raises",
     "error-flag",
     "sdk-schema",
+    "cassette",
 ]
 CHECKS: tuple[Check, ...] = (
     "snapshot",
@@ -54,6 +55,7 @@ CHECKS: tuple[Check, ...] = (
     "unsupported-raises",
     "error-flag",
     "sdk-schema",
+    "cassette",
 )
 EXPECTED_OUTCOME: dict[str, Outcome] = {
     "native": "native",
@@ -123,15 +125,22 @@ def snapshot_data(run: CellRun) -> dict[str, Any]:
     return run.first.payload
 
 
-def applicable_checks(cell: CellSpec, *, sdk_schema: bool = False) -> tuple[Check, ...]:
-    """The checks that mean something for a cell (all but snapshot are judged here).
+def applicable_checks(
+    cell: CellSpec, *, sdk_schema: bool = False, cassette: bool = False
+) -> tuple[Check, ...]:
+    """The checks that mean something for a cell (all but snapshot and cassette are judged
+    here; the plugin judges those two, against files).
 
     `sdk-schema` needs the official SDKs installed, so it runs only when asked for (the
-    `schemas` nox session), on every cell that renders a payload.
+    `schemas` nox session), on every cell that renders a payload. `cassette` (the payload sent
+    through the official client and replayed from `cassettes/`, `conformance.cassettes`) runs
+    when a cassette folder is configured, on the same cells.
     """
     if cell.expect == "unsupported":
         return ("snapshot", "outcome", "no-silent-loss", "unsupported-raises")
     sdk: tuple[Check, ...] = ("sdk-schema",) if sdk_schema else ()
+    if cassette:
+        sdk = (*sdk, "cassette")
     if cell.error is not None:
         return ("snapshot", "outcome", "text-identical", "provenance", "error-flag", *sdk)
     return ("snapshot", "outcome", "no-silent-loss", "text-identical", "provenance", *sdk)
@@ -245,5 +254,6 @@ _JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
 
 
 def evaluate(run: CellRun, check: Check) -> CheckResult:
-    """Judge one check of a rendered cell (the snapshot check is judged by syrupy)."""
+    """Judge one check of a rendered cell (the snapshot check is judged by syrupy, the
+    cassette check by the plugin with `conformance.cassettes`)."""
     return _JUDGES[check](run)

@@ -7,6 +7,7 @@
     conformance merge SHARD... [-o FILE]
     conformance diff BASE HEAD [-o FILE]          exit 1 when HEAD regresses a cell
     conformance badges RESULTS... -o DIR
+    conformance scan-secrets [PATH...]            exit 1 when a credential is found
 
 Errors are one line each, `file:line:col: what is wrong`, with exit status 2 and no
 traceback.
@@ -97,6 +98,12 @@ def _badges(args: argparse.Namespace) -> int:
     return 0
 
 
+def _scan_secrets(args: argparse.Namespace) -> int:
+    from conformance import secrets
+
+    return secrets.main(args.paths)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="conformance", description="Tool-result conformance suite for LLM frameworks."
@@ -141,6 +148,12 @@ def _parser() -> argparse.ArgumentParser:
     badge.add_argument("results", nargs="+", help="results files (JSON Lines) from a run")
     badge.add_argument("-o", "--output", required=True, help="the folder to write them in")
     badge.set_defaults(run=_badges)
+
+    scan = commands.add_parser(
+        "scan-secrets", help="find credential-shaped strings (cassettes); exit 1 on a finding"
+    )
+    scan.add_argument("paths", nargs="*", default=["cassettes"], help="files or folders")
+    scan.set_defaults(run=_scan_secrets)
     return parser
 
 

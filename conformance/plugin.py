@@ -5,6 +5,9 @@ Options (all under `--conformance-*`, or the `conformance_*` ini keys):
 - `--conformance-matrix PATH`: the matrix; a bad file stops the run with `file:line:col` errors.
 - `--conformance-target NAME`: `reference`, an entry-point name or `module:attr` (repeatable).
 - `--conformance-results PATH`: write one JSON line per cell and check.
+- `--conformance-cassettes DIR` (ini `conformance_cassettes`): replay every rendered payload
+  through its api's official client from `DIR/<target>/<api>/<cell>.yaml` (the `cassette`
+  check); `--conformance-record double|live` records them instead (`nox -s record`).
 
 A test module opts in by holding `test_conformance` from `conformance.suite`.
 """
@@ -12,6 +15,7 @@ A test module opts in by holding `test_conformance` from `conformance.suite`.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import warnings
 from dataclasses import dataclass, field
@@ -24,9 +28,11 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
 from conformance import __version__
+from conformance.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.checks import (
     CellRun,
     Check,
+    CheckResult,
     applicable_checks,
     evaluate,
     row_ref,
@@ -67,6 +73,15 @@ class _State:
     target_specs: list[str]
     results_path: Path | None
     sdk_schema: bool = False
+    require_targets: bool = False
+    """A target that reports itself `unavailable` (a missing optional dependency) stops the run
+    instead of skipping its tests."""
+    cassettes: Path | None = None
+    """The cassette folder; None leaves the cassette check out."""
+    record: Origin | None = None
+    """Record cassettes (against the double, or live) instead of replaying them."""
+    live_keys: dict[str, str] | None = None
+    cassette_runner: Cassettes | None = None
     matrix: Matrix | None = None
     targets: dict[str, Target] = field(default_factory=dict[str, Target])
     runs: dict[tuple[str, str], CellRun] = field(default_factory=dict[tuple[str, str], CellRun])
@@ -83,7 +98,28 @@ class _State:
                     self.targets[spec] = resolve_target(spec)
                 except TargetError as error:
                     raise pytest.UsageError(str(error)) from None
+                missing = getattr(self.targets[spec], "unavailable", None)
+                if missing and self.require_targets:
+                    raise pytest.UsageError(
+                        f"target {spec!r} is required (--conformance-require-targets) but "
+                        f"unavailable: {missing}"
+                    )
         return self.matrix
+
+    def wants_cassettes(self, spec: str) -> bool:
+        """The reference target always has cassettes; another target once its folder exists
+        (`nox -s record -- --conformance-target NAME` makes it), so that a target nobody has
+        recorded yet is not reported as skipping a check on every cell."""
+        if self.cassettes is None:
+            return False
+        name = self.targets[spec].name
+        return self.record is not None or name == "reference" or (self.cassettes / name).is_dir()
+
+    def cassette_check(self, target: str, cell: CellSpec, payload: Any) -> Any:
+        if self.cassette_runner is None:
+            assert self.cassettes is not None
+            self.cassette_runner = Cassettes(self.cassettes, self.record, self.live_keys)
+        return self.cassette_runner.check(target, cell, payload)
 
     def run(self, spec: str, cell: CellSpec) -> CellRun:
         key = (spec, cell.id)
@@ -102,12 +138,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--conformance-results", help="write one JSON line per cell and check here")
     group.addoption(
+        "--conformance-cassettes",
+        help="cassette folder: replay each payload through its official SDK (the cassette check)",
+    )
+    group.addoption(
+        "--conformance-record",
+        choices=("double", "live"),
+        help="record the cassettes instead of replaying them: against the local provider double,"
+        " or the live APIs with keys from the environment (runs the cassette check alone)",
+    )
+    group.addoption(
+        "--conformance-require-targets",
+        action="store_true",
+        help="fail, instead of skipping, when a target is unavailable (an optional dependency is"
+        " missing); also set by CONFORMANCE_REQUIRE_TARGETS=1",
+    )
+    group.addoption(
         "--conformance-sdk-schema",
         action="store_true",
         help="also validate every payload with the official SDKs' types (needs the SDKs)",
     )
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
     parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
+    parser.addini("conformance_cassettes", "cassette folder (the cassette check)", default="")
     parser.addini("conformance_targets", "targets under test", type="linelist", default=[])
 
 
@@ -134,7 +187,18 @@ def pytest_configure(config: pytest.Config) -> None:
         target_specs=specs or ["reference"],
         results_path=Path(results) if results else None,
         sdk_schema=bool(config.getoption("conformance_sdk_schema")),
+        require_targets=bool(config.getoption("conformance_require_targets"))
+        or os.environ.get("CONFORMANCE_REQUIRE_TARGETS") == "1",
     )
+    cassettes = cast("str | None", config.getoption("conformance_cassettes"))
+    ini_cassettes = cast("str", config.getini("conformance_cassettes"))
+    state.record = cast("Origin | None", config.getoption("conformance_record"))
+    if cassettes:
+        state.cassettes = Path(cassettes)
+    elif ini_cassettes or state.record:
+        state.cassettes = config.rootpath / (ini_cassettes or "cassettes")
+    if state.record == "live" and os.environ.get("CI"):
+        raise pytest.UsageError("live recording never runs in CI (CI is set)")
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     if explicit:
@@ -156,7 +220,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         Case(spec, cell, check)
         for spec in state.target_specs
         for cell in matrix.all_cells()
-        for check in applicable_checks(cell, sdk_schema=state.sdk_schema)
+        for check in applicable_checks(
+            cell, sdk_schema=state.sdk_schema, cassette=state.wants_cassettes(spec)
+        )
+        if state.record is None or check == "cassette"  # recording runs the cassette check alone
     ]
     metafunc.parametrize(
         "conformance_case",
@@ -249,7 +316,7 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
         "link": None,
     }
     item.user_properties.append((_RECORD, record))
-    reason = target.supports(row_ref(cell))
+    reason = getattr(target, "unavailable", None) or target.supports(row_ref(cell))
     if reason is not None:
         record["detail"] = reason
         pytest.skip(reason)
@@ -270,7 +337,10 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
             warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
             assert snapshot_data(run) == snapshot
         return
-    result = evaluate(run, case.check)
+    if case.check == "cassette":
+        result = _cassette(state, target.name, run, record)
+    else:
+        result = evaluate(run, case.check)
     record["detail"] = result.detail
     deviation = state.matrix.deviation(target.name, cell.id)
     if deviation is None:
@@ -294,6 +364,35 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
             pytrace=False,
         )
     pytest.xfail(f"known deviation: {deviation.reason} ({deviation.link})")
+
+
+def _cassette(state: _State, target: str, run: CellRun, record: dict[str, Any]) -> CheckResult:
+    """The cassette check: the payload sent with the official client, replayed (or recorded)."""
+    if run.first.payload is None:
+        return CheckResult(False, f"no payload to send: {run.first.describe()}")
+    result = state.cassette_check(target, run.cell, run.first.payload)
+    if result.live is not None:
+        record["live"] = {"accepted": result.live.accepted, "date": result.live.date.isoformat()}
+    return CheckResult(result.passed, result.detail)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A live recording needs every selected api's keys: say which are missing, up front."""
+    state = session.config.stash.get(_STATE, None)
+    if state is None or state.record != "live":
+        return
+    apis = {
+        case.cell.api
+        for item in session.items
+        if isinstance(
+            case := getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case"),
+            Case,
+        )
+    }
+    try:
+        state.live_keys = live_keys(apis, os.environ)
+    except MissingKeys as error:
+        raise pytest.UsageError(str(error)) from None
 
 
 class _Recorder:
@@ -325,6 +424,8 @@ class _Recorder:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         state = self.state
+        if state.cassette_runner is not None:
+            state.cassette_runner.close()
         if state.results_path is None or hasattr(session.config, "workerinput"):
             return
         matrix = state.load()
@@ -358,7 +459,13 @@ class _Recorder:
             "reason",
             "link",
         )
-        lines = [meta, *({k: r[k] for k in order} for r in state.records)]
+        lines = [
+            meta,
+            *(
+                {k: r[k] for k in order} | ({"live": r["live"]} if "live" in r else {})
+                for r in state.records
+            ),
+        ]
         lines.append({"kind": "end", "results": len(state.records)})
         state.results_path.parent.mkdir(parents=True, exist_ok=True)
         with state.results_path.open("w", encoding="utf-8") as out:

@@ -55,7 +55,7 @@ SDK_REQUIREMENTS: Final[Mapping[str, str]] = {
     "cohere": "cohere>=7.0",
     "groq": "groq>=1.0",
 }
-"""Top-level module -> the requirement that provides it (kept in step with the `schemas` group)."""
+"""Top-level module -> the requirement that provides it (kept in step with the `sdks` group)."""
 
 FUNCTION_RESPONSE_MIME_TYPES: Final = frozenset(
     {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
@@ -88,7 +88,7 @@ def _sdk(module: str) -> ModuleType:
         package = re.split(r"[<>=!~\s]", requirement, maxsplit=1)[0]
         raise SdkMissing(
             f"the sdk-schema check needs the {package!r} package: pip install '{requirement}'"
-            f" (or the project's 'schemas' dependency group); import {module} failed: {exc}",
+            f" (or the project's 'sdks' dependency group); import {module} failed: {exc}",
             name=top,
         ) from exc
 

@@ -94,8 +94,7 @@ def test_a_mutant_target_gets_failing_verdicts(project: pytest.Pytester) -> None
 
 def test_declared_deviations_are_xfail_and_a_stale_one_fails(project: pytest.Pytester) -> None:
     matrix = project.path / "matrix.yaml"
-    text = matrix.read_text(encoding="utf-8")
-    assert "\ndeviations:" not in text
+    text = matrix.read_text(encoding="utf-8").split("\ndeviations:")[0]  # ours, then these
     matrix.write_text(
         text
         + "\ndeviations:\n  mutant-drops-media:\n"
@@ -160,7 +159,7 @@ def test_each_kind_of_malformed_matrix_stops_the_run(project: pytest.Pytester, b
 def test_an_unknown_target_is_a_usage_error(project: pytest.Pytester) -> None:
     run = project.runpytest("--conformance-target", "no-such-target")
     assert run.ret == pytest.ExitCode.USAGE_ERROR
-    run.stderr.fnmatch_lines(["*unknown target 'no-such-target'; known targets: reference*"])
+    run.stderr.fnmatch_lines(["*unknown target 'no-such-target'; known targets: *reference*"])
 
 
 def test_a_target_that_fails_to_import_is_a_usage_error(project: pytest.Pytester) -> None:

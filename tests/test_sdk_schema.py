@@ -1,7 +1,7 @@
 """Self-tests of the sdk-schema check, on hand-written payloads in each api's documented shape.
 
-The official SDKs come from the `schemas` dependency group; each test that needs one skips
-when it is missing (the ordinary `tests` session does not install them).
+The official SDKs come from the `sdks` dependency group; each test that needs one skips
+when it is missing (the `test` group includes them, for the cassette check).
 """
 
 from __future__ import annotations
@@ -720,11 +720,13 @@ def test_requirements_name_every_sdk_module() -> None:
         assert top in sdk_schema.SDK_REQUIREMENTS
 
 
-def test_requirements_are_the_schemas_dependency_group() -> None:
+def test_requirements_are_the_sdks_dependency_group() -> None:
+    """The `sdks` group holds every SDK the check names, plus boto3, which only sending
+    (conformance/send.py, the cassette check) needs on top of botocore."""
     pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
-    group = pyproject["dependency-groups"]["schemas"]
+    group = pyproject["dependency-groups"]["sdks"]
     assert sorted(r for r in group if isinstance(r, str)) == sorted(
-        sdk_schema.SDK_REQUIREMENTS.values()
+        [*sdk_schema.SDK_REQUIREMENTS.values(), "boto3>=1.44"]
     )
 
 

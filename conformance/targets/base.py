@@ -30,6 +30,19 @@ class Target(Protocol):
     `render` returns the exact request body for the row, or raises before anything is sent.
     `render_stored` does the same after a storage round trip in the target's own history
     format: translate, dump, load, render.
+
+    Optional attributes, read with `getattr` (a target without them is still a target):
+
+    - `unsupported_error`: the exception type the target raises for content an api cannot carry
+      (default `conformance.errors.UnsupportedContent`); the properties accept it as a refusal
+      and treat any other exception as a bug.
+    - `unavailable`: `None`, or why the target cannot run here, e.g. `"pydantic-ai is not
+      installed: pip install ..."`. Its tests then skip with that reason, or the run stops
+      with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox
+      session for that target passes.
+
+    Targets are found by name through the `conformance.targets` entry-point group:
+    `[project.entry-points."conformance.targets"] my-framework = "my_pkg.conformance:Target"`.
     """
 
     name: str
