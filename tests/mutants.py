@@ -24,6 +24,7 @@ __all__ = [
     "AddsMarkerToText",
     "ChangesWhitespace",
     "DropsMedia",
+    "ForgetsErrorFlag",
     "ForgetsProvenanceOnReplay",
     "LosesProvenanceInStorage",
     "MarkerNamesWrongCall",
@@ -303,3 +304,16 @@ class ForgetsProvenanceOnReplay(_Mutant):
         if self.last_api is not None and self.last_api != row.api:
             return super().render(row, _strip_sources(history))
         return super().render_stored(row, history)
+
+
+class ForgetsErrorFlag(_Mutant):
+    """Sends a failed call's text as if the call had succeeded."""
+
+    name = "mutant-forgets-error-flag"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        ok = [
+            item.model_copy(update={"status": "success"}) if isinstance(item, ToolResult) else item
+            for item in history
+        ]
+        return super().render(row, ok)

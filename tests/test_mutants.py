@@ -22,6 +22,7 @@ from mutants import (
     AddsMarkerToText,
     ChangesWhitespace,
     DropsMedia,
+    ForgetsErrorFlag,
     LosesProvenanceInStorage,
     MarkerNamesWrongCall,
     NativeEverywhere,
@@ -37,7 +38,7 @@ def matrix() -> Matrix:
 
 
 def _runs(target: Target, matrix: Matrix) -> list[CellRun]:
-    return [run_cell(target, cell) for cell in matrix.cells()]
+    return [run_cell(target, cell) for cell in matrix.all_cells()]
 
 
 def _failing(runs: list[CellRun], check: Check) -> set[str]:
@@ -48,8 +49,9 @@ def _failing(runs: list[CellRun], check: Check) -> set[str]:
     }
 
 
-def _ids(matrix: Matrix, keep: Callable[[CellSpec], bool]) -> set[str]:
-    return {c.id for c in matrix.cells() if keep(c)}
+def _ids(matrix: Matrix, check: Check, keep: Callable[[CellSpec], bool]) -> set[str]:
+    """The cells where `check` applies and `keep` says the mutant's bug shows."""
+    return {c.id for c in matrix.all_cells() if check in applicable_checks(c) and keep(c)}
 
 
 def test_reference_passes_every_check(matrix: Matrix) -> None:
@@ -66,30 +68,33 @@ def test_reference_passes_every_check(matrix: Matrix) -> None:
 
 def test_dropped_media_is_caught(matrix: Matrix) -> None:
     runs = _runs(DropsMedia(), matrix)
-    media = _ids(matrix, lambda c: c.content_type != "text")
+    media = _ids(matrix, "outcome", lambda c: c.content_type != "text")
     assert _failing(runs, "no-silent-loss") == media
     assert _failing(runs, "outcome") == media
-    unsupported = _ids(matrix, lambda c: c.expect == "unsupported")
+    unsupported = _ids(matrix, "unsupported-raises", lambda c: True)
     assert _failing(runs, "unsupported-raises") == unsupported
     assert {r.observation.outcome for r in runs if r.cell.id in media} == {"dropped"}
 
 
 def test_marker_added_to_text_is_caught(matrix: Matrix) -> None:
     runs = _runs(AddsMarkerToText(), matrix)
+
     # Tool text is the fixture in text cells, and the short result text of the prompt style.
-    rendered = _ids(
-        matrix,
-        lambda c: c.expect != "unsupported" and (c.content_type == "text" or c.style == "prompt"),
-    )
+    def has_tool_text(c: CellSpec) -> bool:
+        rendered = c.expect != "unsupported"
+        return rendered and (c.content_type == "text" or c.style == "prompt")
+
+    rendered = _ids(matrix, "text-identical", has_tool_text)
     assert _failing(runs, "text-identical") == rendered
-    assert _failing(runs, "no-silent-loss") == rendered
+    assert _failing(runs, "no-silent-loss") == _ids(matrix, "no-silent-loss", has_tool_text)
     outcomes = {r.observation.outcome for r in runs if r.cell.id in rendered}
     assert outcomes == {"altered"}
 
 
 def test_changed_whitespace_is_caught(matrix: Matrix) -> None:
     runs = _runs(ChangesWhitespace(), matrix)
-    text_cells = _ids(matrix, lambda c: c.content_type == "text")
+    text_cells = _ids(matrix, "text-identical", lambda c: c.content_type == "text")
+    assert text_cells >= {c.id for c in matrix.error_cells()}, "error text too"
     assert _failing(runs, "text-identical") == text_cells
     assert _failing(runs, "outcome") == text_cells
     assert {r.observation.outcome for r in runs if r.cell.id in text_cells} == {"altered"}
@@ -99,7 +104,7 @@ def test_provenance_lost_in_storage_is_caught(matrix: Matrix) -> None:
     runs = _runs(LosesProvenanceInStorage(), matrix)
     # Prompt-style cells store provenance; without it the content renders as a plain user
     # message instead of tool output.
-    prompt_rendered = _ids(matrix, lambda c: c.style == "prompt" and c.expect != "unsupported")
+    prompt_rendered = _ids(matrix, "provenance", lambda c: c.style == "prompt")
     failing = _failing(runs, "provenance")
     assert failing == prompt_rendered
     detail = evaluate(next(r for r in runs if r.cell.id in failing), "provenance").detail
@@ -108,7 +113,7 @@ def test_provenance_lost_in_storage_is_caught(matrix: Matrix) -> None:
 
 def test_media_sent_natively_where_not_accepted_is_caught(matrix: Matrix) -> None:
     runs = _runs(NativeEverywhere(), matrix)
-    fallback = _ids(matrix, lambda c: c.expect == "fallback")
+    fallback = _ids(matrix, "outcome", lambda c: c.expect == "fallback")
     assert fallback, "the matrix has fallback cells to test this on"
     assert _failing(runs, "outcome") == fallback
     assert {r.observation.outcome for r in runs if r.cell.id in fallback} == {"native"}
@@ -116,7 +121,7 @@ def test_media_sent_natively_where_not_accepted_is_caught(matrix: Matrix) -> Non
 
 def test_swallowed_unsupported_error_is_caught(matrix: Matrix) -> None:
     runs = _runs(SwallowsUnsupported(), matrix)
-    unsupported = _ids(matrix, lambda c: c.expect == "unsupported")
+    unsupported = _ids(matrix, "unsupported-raises", lambda c: True)
     assert _failing(runs, "unsupported-raises") == unsupported
     assert _failing(runs, "no-silent-loss") == unsupported
     assert _failing(runs, "outcome") == unsupported
@@ -124,7 +129,7 @@ def test_swallowed_unsupported_error_is_caught(matrix: Matrix) -> None:
 
 def test_marker_naming_the_wrong_call_is_caught(matrix: Matrix) -> None:
     runs = _runs(MarkerNamesWrongCall(), matrix)
-    fallback = _ids(matrix, lambda c: c.expect == "fallback")
+    fallback = _ids(matrix, "provenance", lambda c: c.expect == "fallback")
     assert _failing(runs, "provenance") == fallback
     assert {r.observation.outcome for r in runs if r.cell.id in fallback} == {"fallback-unmarked"}
 
@@ -146,3 +151,13 @@ def test_marker_swapped_between_parallel_calls_is_caught() -> None:
     bad = observe("openai-chat", history, MarkerNamesWrongCall().render(row, history), None)
     assert [i.outcome for i in bad.items] == ["fallback-unmarked", "fallback-unmarked"]
     assert "names 'call_2'" in bad.items[0].detail
+
+
+def test_a_forgotten_error_flag_is_caught(matrix: Matrix) -> None:
+    runs = _runs(ForgetsErrorFlag(), matrix)
+    flagged = _ids(matrix, "error-flag", lambda c: True)
+    assert flagged == {c.id for c in matrix.error_cells() if c.error == "flag"}
+    assert flagged, "the matrix has rows whose api flags errors"
+    assert _failing(runs, "error-flag") == flagged
+    # Rows without a flag carry the text as is, and that is all a target can do there.
+    assert _failing(runs, "text-identical") & {c.id for c in matrix.error_cells()} == set()
