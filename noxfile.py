@@ -100,7 +100,8 @@ TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
 @nox.session(default=False)
 @nox.parametrize("name", [nox.param(n, id=n) for n in TARGETS])
 def target(session: nox.Session, name: str) -> None:
-    """The matrix on a framework target, for its latest release and an older one.
+    """The matrix on a framework target, for its latest release and an older one, and the
+    properties on the latest (its known property failures are xfail in tests/test_properties).
 
     The latest release is checked in full (snapshots in snapshots/<target>/, deviations in
     matrix.yaml describe it); the older one is classified cell by cell without the snapshot
@@ -134,6 +135,17 @@ def target(session: nox.Session, name: str) -> None:
         )
         session.log(f"{name} {version}: {results}")
         if latest:  # excluded from the default type check, which lacks the framework
+            session.run(
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_properties.py",
+                "-k",
+                name,
+                "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+                env={**env, "HYPOTHESIS_PROFILE": "dev"},
+            )
             module = name.replace("-", "_")
             session.run(
                 "pyright",

@@ -55,19 +55,44 @@ _BY_ID = {r.id: r for r in ROWS}
 
 
 def _installed_targets() -> list[Target]:
-    """The reference, and every target registered by an installed package that imports and
-    claims conformance. A target with deviations declared in matrix.yaml (pydantic-ai) is left
-    out: the properties have no place for known deviations, and its cells are judged, deviations
-    and all, by the matrix run (`nox -s "target(NAME)"`)."""
+    """The reference, and every target registered by an installed package that imports."""
     found: list[Target] = [ReferenceTarget()]
     for entry in entry_points(group=ENTRY_POINT_GROUP):
         try:
             target = resolve_target(entry.name)
         except TargetError:
             continue  # an optional dependency that is not installed here
-        if getattr(target, "unavailable", None) is None and not _MATRIX.deviations.get(target.name):
+        if getattr(target, "unavailable", None) is None:
             found.append(target)
     return found
+
+
+# Properties a target is known to break, with why: they run, and a failure is an xfail (not
+# strict: a search that finds no counterexample proves nothing). Keep in step with
+# docs/deviations.md, where the cell-level deviations behind them are explained.
+PROPERTY_DEVIATIONS: dict[str, dict[str, str]] = {
+    "pydantic-ai": {
+        "total": "raises DownloadRefused, RuntimeError or NotImplementedError besides its "
+        "UserError (docs/deviations.md#url-download, #prompt-content-raises)",
+        "media-exactly-once": "media a model cannot read becomes a note "
+        "(docs/deviations.md#replaced-by-note)",
+        "text-identical": "Gemini text wrapped in return_value, error text JSON-encoded "
+        "(docs/deviations.md#gemini-return-value, #error-json-encoded)",
+        "markers-name-their-calls": "tool-produced user content loses its provenance "
+        "(docs/deviations.md#prompt-without-provenance)",
+        "parallel-calls-in-order": "tool-produced content moves out of its tool result "
+        "(docs/deviations.md#prompt-without-provenance)",
+        "cross-provider-replay": "tool-produced user content has no provenance to keep, "
+        "replayed or not (docs/deviations.md#prompt-without-provenance)",
+    }
+}
+
+
+def _known(request: pytest.FixtureRequest, target: Target, name: str) -> bool:
+    reason = PROPERTY_DEVIATIONS.get(target.name, {}).get(name)
+    if reason is not None:
+        request.applymarker(pytest.mark.xfail(reason=reason, strict=False, raises=PropertyFailed))
+    return reason is not None
 
 
 TARGETS = _installed_targets()
@@ -95,12 +120,16 @@ def _rows(target: Target) -> list[RowRef]:
 
 @pytest.mark.parametrize("name", list(PROPERTIES))
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
-def test_property_holds(target: Target, name: str) -> None:
+def test_property_holds(request: pytest.FixtureRequest, target: Target, name: str) -> None:
     check = PROPERTIES[name]
-
+    known = _known(request, target, name)
     rows = _rows(target)
 
-    @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        # A known failure needs no shrinking: the first counterexample makes the xfail.
+        phases=[Phase.explicit, Phase.generate] if known else list(Phase),
+    )
     @given(row=st.sampled_from(rows), history=histories())
     def run(row: RowRef, history: History) -> None:
         try:
@@ -116,10 +145,16 @@ def test_property_holds(target: Target, name: str) -> None:
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t.name)
-def test_cross_provider_replay_keeps_provenance(target: Target) -> None:
+def test_cross_provider_replay_keeps_provenance(
+    request: pytest.FixtureRequest, target: Target
+) -> None:
+    known = _known(request, target, "cross-provider-replay")
     rows = _rows(target)
 
-    @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        phases=[Phase.explicit, Phase.generate] if known else list(Phase),
+    )
     @given(first=st.sampled_from(rows), then=st.sampled_from(rows), history=histories())
     def run(first: RowRef, then: RowRef, history: History) -> None:
         cross_provider_replay(target, first, then, history)
