@@ -6,6 +6,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import nox
 
@@ -34,12 +35,21 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
 
 
-def _latest_target_results() -> list[str]:
-    """Per target name, the `report/results-<name>-<version>.jsonl` of its newest version."""
+def _meta(path: Path) -> dict[str, Any]:
+    with path.open(encoding="utf-8") as lines:
+        return json.loads(lines.readline())
+
+
+def _latest_target_results(session: nox.Session, results: Path) -> list[str]:
+    """Per target name, the `report/results-<name>-<version>.jsonl` of its newest version,
+    among those run on the same matrix as `results`; older ones are named and left out."""
+    digest = _meta(results).get("matrix_digest")
     newest: dict[str, tuple[tuple[int, ...], str]] = {}
     for path in REPORT.glob("results-*.jsonl"):
-        with path.open(encoding="utf-8") as lines:
-            meta = json.loads(lines.readline())
+        meta = _meta(path)
+        if meta.get("matrix_digest") != digest:
+            session.warn(f"{path} was run on another matrix.yaml; left out of the report")
+            continue
         for name, version in meta.get("targets", {}).items():
             key = tuple(int(x) for x in re.findall(r"\d+", version))
             if name not in newest or key > newest[name][0]:
@@ -67,7 +77,7 @@ def conformance(session: nox.Session) -> None:
     # Every installed target side by side: the results `nox -s "target(NAME)"` left in report/
     # are rendered with the reference's (same matrix required), the newest release of each target
     # (a report holds one version per target; the older ones keep their own results files).
-    report = ["conformance", "report", str(results), *_latest_target_results()]
+    report = ["conformance", "report", str(results), *_latest_target_results(session, results)]
     session.run(*report, "--format", "md", "-o", str(REPORT / "compatibility.md"))
     session.run(*report, "--format", "json", "-o", str(REPORT / "report.json"))
     session.run(
