@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance import sdk_schema
-from conformance.history import History, Message, Text, ToolResult
+from conformance.history import History, texts
 from conformance.matrix import CellSpec
-from conformance.observe import LOSSY, Observation, Outcome, observe
+from conformance.observe import LOSSY, Observation, Outcome, classify, observe
 from conformance.payload import to_bytes
 from conformance.scenarios import scenario
 from conformance.targets.base import Payload, RowRef, Target
-from conformance.wire import locate
+from conformance.wire import WireView, locate
 
 __all__ = [
     "CHECKS",
@@ -83,6 +83,8 @@ class CellRun:
     first: Rendering
     stored: Rendering
     observation: Observation
+    view: WireView | None
+    """The located payload of the direct rendering; None where the target raised."""
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,12 @@ def run_cell(target: Target, cell: CellSpec) -> CellRun:
     row = row_ref(cell)
     first = _attempt(lambda: target.render(row, history))
     stored = _attempt(lambda: target.render_stored(row, history))
-    observation = observe(cell.api, history, first.payload, first.error)
-    return CellRun(target.name, cell, history, first, stored, observation)
+    if first.payload is None:
+        view, observation = None, observe(cell.api, history, None, first.error)
+    else:
+        view = locate(cell.api, first.payload)
+        observation = classify(history, view)
+    return CellRun(target.name, cell, history, first, stored, observation, view)
 
 
 def payload_bytes(payload: Payload) -> bytes:
@@ -165,33 +171,21 @@ def _no_silent_loss(run: CellRun) -> CheckResult:
     return CheckResult(False, "\n".join(f"{i.content_type}: {i.outcome} {i.detail}" for i in lossy))
 
 
-def _history_texts(history: History) -> list[str]:
-    out: list[str] = []
-    for item in history:
-        if isinstance(item, Message | ToolResult):
-            content = item.content
-            if isinstance(content, str):
-                out.append(content)
-            else:
-                out.extend(p.text for p in content if isinstance(p, Text))
-    return out
-
-
 def _text_identical(run: CellRun) -> CheckResult:
-    if run.first.payload is None:
+    view = run.view
+    if view is None:
         return CheckResult(False, f"no payload to carry the text: {run.first.describe()}")
     problems = [
         f"tool text from {i.tool_name} ({i.call_id}): {i.outcome} {i.detail}".rstrip()
         for i in run.observation.items
         if i.content_type == "text" and i.outcome != "native"
     ]
-    view = locate(run.cell.api, run.first.payload)
     wire_texts = {p.text for r in view.tool_results for p in r.parts} | {
         p.text for m in view.messages for p in m.parts
     }
     problems += [
         f"history text not found byte for byte: {text[:60]!r}"
-        for text in _history_texts(run.history)
+        for text in texts(run.history)
         if text not in wire_texts
     ]
     return CheckResult(not problems, "\n".join(problems) or "every text byte-identical")
@@ -222,9 +216,9 @@ def _unsupported_raises(run: CellRun) -> CheckResult:
 
 def _error_flag(run: CellRun) -> CheckResult:
     """A failed call carries the api's native error flag (rows whose api has one)."""
-    if run.first.payload is None:
+    view = run.view
+    if view is None:
         return CheckResult(False, f"no payload: {run.first.describe()}")
-    view = locate(run.cell.api, run.first.payload)
     results = view.results_for(view.tool_calls[0].call_id) if view.tool_calls else []
     if not results:
         return CheckResult(False, "no tool result for the failed call")

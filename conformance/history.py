@@ -33,6 +33,7 @@ __all__ = [
     "dump_trace",
     "load",
     "load_trace",
+    "texts",
 ]
 
 ContentType = Literal["text", "image", "document", "audio", "video"]
@@ -145,6 +146,19 @@ class ExecutionEvent(_Model):
 
 _HISTORY: TypeAdapter[list[Item]] = TypeAdapter(list[Item])
 _TRACE: TypeAdapter[list[ExecutionEvent]] = TypeAdapter(list[ExecutionEvent])
+
+
+def texts(history: History) -> list[str]:
+    """Every text of a history's messages and tool results, in order (a string content is one)."""
+    found: list[str] = []
+    for item in history:
+        if isinstance(item, ToolCall):
+            continue
+        if isinstance(item.content, str):
+            found.append(item.content)
+        else:
+            found.extend(p.text for p in item.content if isinstance(p, Text))
+    return found
 
 
 def dump(history: History) -> bytes:

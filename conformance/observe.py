@@ -23,7 +23,7 @@ import base64
 import json
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -36,6 +36,7 @@ from conformance.history import (
     Text,
     ToolCall,
     ToolResult,
+    texts,
 )
 from conformance.wire import WireMessage, WirePart, WireToolResult, WireView, digest, locate
 
@@ -131,19 +132,6 @@ def produced_parts(history: History) -> list[Produced]:
             parts = [Text(text=item.content)] if isinstance(item.content, str) else item.content
             out.extend(Produced(call, part, "prompt") for part in parts)
     return out
-
-
-def _history_texts(history: History) -> set[str]:
-    texts: set[str] = set()
-    for item in history:
-        content: Iterable[Part] | str = ()
-        if isinstance(item, Message | ToolResult):
-            content = item.content
-        if isinstance(content, str):
-            texts.add(content)
-        else:
-            texts.update(p.text for p in content if isinstance(p, Text))
-    return texts
 
 
 @dataclass(frozen=True)
@@ -306,7 +294,7 @@ def classify(history: History, view: WireView) -> Observation:
     """The outcome of every tool-produced part of `history` in a located payload."""
     ctx = _Context(
         view=view,
-        history_texts=frozenset(_history_texts(history)),
+        history_texts=frozenset(texts(history)),
         call_ids=_wire_ids(history, view),
         names={c.call_id: c.name for c in view.tool_calls},
     )

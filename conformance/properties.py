@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from conformance import marker
 from conformance.checks import payload_bytes
 from conformance.errors import UnsupportedContent
-from conformance.history import History, Media, Message, Part, Text, ToolResult
+from conformance.history import History, Media, Message, Part, Text, ToolResult, texts
 from conformance.observe import classify
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import WireFormatError, WireView, digest, locate
@@ -125,18 +125,6 @@ def media_exactly_once(target: Target, row: RowRef, history: History) -> None:
             )
 
 
-def _texts(history: History) -> list[str]:
-    out: list[str] = []
-    for item in history:
-        if isinstance(item, Message | ToolResult):
-            content = item.content
-            if isinstance(content, str):
-                out.append(content)
-            else:
-                out.extend(p.text for p in content if isinstance(p, Text))
-    return out
-
-
 def text_identical(target: Target, row: RowRef, history: History) -> None:
     """Every text of the history is sent byte for byte, tool text in its own tool result."""
     found = _rendered_view(target, row, history)
@@ -145,7 +133,7 @@ def text_identical(target: Target, row: RowRef, history: History) -> None:
     view = found[1]
     wire = {p.text for r in view.tool_results for p in r.parts}
     wire |= {p.text for m in view.messages for p in m.parts}
-    for text in _texts(history):
+    for text in texts(history):
         if text not in wire:
             raise PropertyFailed(f"{row.id}: text not sent byte for byte: {text[:80]!r}")
     observation = classify(history, view)
@@ -162,7 +150,7 @@ def markers_name_their_calls(target: Target, row: RowRef, history: History) -> N
         return
     # The calls as the payload names them: some apis need ids rewritten (Mistral).
     calls = {(c.name, c.call_id) for c in found[1].tool_calls}
-    own = set(_texts(history))
+    own = set(texts(history))
     for message in found[1].messages:
         for part in message.parts:
             if part.kind != "text" or part.text is None or part.text in own:
