@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["UnsupportedContent"]
+__all__ = ["NoRequestSent", "SuiteError", "UnsupportedContent"]
 
 
 class UnsupportedContent(Exception):
@@ -34,3 +34,15 @@ class UnsupportedContent(Exception):
             else "in a user message"
         )
         super().__init__(f"{api} model {model!r} cannot carry {content_type} {where}: {reason}")
+
+
+class SuiteError(Exception):
+    """An exception of the suite's own machinery (the toolkit, the recorder, the fixture host).
+
+    It never counts as a target's refusal, whatever the target declares: a cell that ends in
+    one is `crashed`.
+    """
+
+
+class NoRequestSent(SuiteError):
+    """A target's run ended without raising and without a request reaching the recorder."""

@@ -33,9 +33,13 @@ class Target(Protocol):
 
     Optional attributes, read with `getattr` (a target without them is still a target):
 
-    - `unsupported_error`: the exception type the target raises for content an api cannot carry
-      (default `conformance.errors.UnsupportedContent`); the properties accept it as a refusal
-      and treat any other exception as a bug.
+    - `refusal_types`: a tuple of the exception types the target raises, before sending, for
+      content an api cannot carry (default `(conformance.errors.UnsupportedContent,)`). Only
+      these count as a refusal (`raised`); any other exception is `crashed`, and the suite's
+      own (`conformance.errors.SuiteError`) never counts. `unsupported_error`, a single type,
+      is the older spelling and is still read when `refusal_types` is absent.
+    - `sdk_versions`: a mapping of distribution name to version for the SDKs the target drives
+      (recorded in the results beside the target's own version).
     - `unavailable`: `None`, or why the target cannot run here, e.g. `"pydantic-ai is not
       installed: pip install ..."`. Its tests then skip with that reason, or the run stops
       with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox

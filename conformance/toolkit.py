@@ -1,0 +1,298 @@
+"""The public toolkit for writing a target around a real framework.
+
+A framework target drives the framework the way its users do (its agent or chat-model API)
+and observes what it would send, offline. The pieces every such target needs:
+
+- `Recorder`: a loopback HTTP server on 127.0.0.1 that records every request (method, path,
+  headers, body) and answers with an error, so exactly one request is made and nothing leaves
+  the machine. `recorder()` is the process's one instance.
+- `body_or_raise(api, send)`: give `send` a fresh base URL on the recorder and return the
+  payload of the request it made (per api: the JSON body, and for Bedrock Converse the model
+  id the path carries), or re-raise what `send` raised before any request arrived.
+- `exception_snapshot(error)`: a stable view of an exception for snapshots: its type and the
+  first line of its message, with paths, versions, addresses and loopback ports scrubbed.
+- `FixtureHost`: the fixture media served on 127.0.0.1 during the run, recording every
+  fetch, so that a framework that downloads a URL is observed doing so. `fixture_host()` is
+  the process's one instance.
+
+None of these imports a framework or an SDK.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import unquote
+
+from conformance.errors import NoRequestSent
+from conformance.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.targets.base import Payload
+
+__all__ = [
+    "Exchange",
+    "Fetch",
+    "FixtureHost",
+    "Recorder",
+    "body_or_raise",
+    "exception_snapshot",
+    "fixture_host",
+    "payload_of",
+    "recorder",
+]
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request that reached the recorder."""
+
+    method: str
+    path: str
+    """The path after the channel's prefix, e.g. `/v1/chat/completions`."""
+    headers: dict[str, str]
+    """Header names in lower case."""
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+_BEDROCK_PATH = re.compile(r"^/model/(?P<model>[^/]+)/converse(?:-stream)?$")
+
+
+def payload_of(api: str, exchange: Exchange) -> Payload:
+    """What the suite judges for a recorded request: the JSON body; for `bedrock-converse`
+    the Converse parameters, `{"modelId": <from the path>, **body}`, since the model id
+    travels in the URL there (as boto3's `converse(modelId=..., ...)` takes it)."""
+    body = exchange.json()
+    if not isinstance(body, dict):
+        raise NoRequestSent(
+            f"the request to {exchange.path} has no JSON object body: {exchange.body[:80]!r}"
+        )
+    payload: Payload = dict(body)  # pyright: ignore[reportUnknownArgumentType]
+    if api == "bedrock-converse":
+        found = _BEDROCK_PATH.match(exchange.path.split("?", 1)[0])
+        if found is not None:
+            payload = {"modelId": unquote(found["model"]), **payload}
+    return payload
+
+
+_ERROR_REPLY = json.dumps(
+    {
+        "error": {
+            "message": "conformance recorder: request recorded, not answered",
+            "type": "invalid_request_error",
+            "code": "conformance_recorded",
+        }
+    }
+).encode()
+
+
+class Recorder:
+    """A threaded HTTP server on 127.0.0.1 that records requests per channel and answers 400.
+
+    A channel is a path prefix (`/<token>`): `with recorder.channel() as (base, taken):` gives a
+    base URL to point a client at, and after the block `taken` holds what arrived there.
+    """
+
+    def __init__(self) -> None:
+        self._captured: dict[str, list[Exchange]] = {}
+        self._lock = threading.Lock()
+        self._tokens = itertools.count(1)
+        captured, lock = self._captured, self._lock
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _record(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = self.rfile.read(length) if length else b""
+                token, _, rest = self.path.lstrip("/").partition("/")
+                exchange = Exchange(
+                    method=self.command,
+                    path="/" + rest,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                )
+                with lock:
+                    captured.setdefault(token, []).append(exchange)
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(_ERROR_REPLY)))
+                self.end_headers()
+                self.wfile.write(_ERROR_REPLY)
+
+            do_POST = do_GET = do_PUT = do_PATCH = do_DELETE = _record
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    @contextmanager
+    def channel(self) -> Iterator[tuple[str, list[Exchange]]]:
+        """A fresh base URL; the list fills with what arrived there when the block ends."""
+        token = f"c{next(self._tokens)}-{uuid.uuid4().hex[:8]}"
+        taken: list[Exchange] = []
+        try:
+            yield f"{self.origin}/{token}", taken
+        finally:
+            with self._lock:
+                taken.extend(self._captured.pop(token, []))
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+_SINGLETONS: dict[str, Any] = {}
+_SINGLETON_LOCK = threading.Lock()
+
+
+def recorder() -> Recorder:
+    """The process's one recorder, started on first use."""
+    with _SINGLETON_LOCK:
+        if "recorder" not in _SINGLETONS:
+            _SINGLETONS["recorder"] = Recorder()
+        return _SINGLETONS["recorder"]
+
+
+def body_or_raise(api: str, send: Callable[[str], object]) -> Payload:
+    """Run `send(base_url)` against a fresh recorder channel and return the payload of the
+    first request body it sent (`payload_of`). An exception raised after a request was sent is
+    ignored (the recorder's error answer provokes one); one raised before is re-raised as the
+    target's own; a `send` that neither sends nor raises gives `NoRequestSent`."""
+    error: Exception | None = None
+    with recorder().channel() as (base, taken):
+        try:
+            send(base)
+        except Exception as raised:  # judged below: sent or not
+            error = raised
+    sent = [e for e in taken if e.method in {"POST", "PUT"} and e.body]
+    if sent:
+        return payload_of(api, sent[0])
+    if error is not None:
+        raise error
+    raise NoRequestSent(f"nothing was sent to {api} and nothing was raised")
+
+
+_SCRUB = (
+    (re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+){2,}[\\/]?"), "<path>"),
+    (re.compile(r"https?://(?:127\.0\.0\.1|localhost|\[::1\]):\d+"), "http://127.0.0.1:<port>"),
+    (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "<addr>"),
+    (
+        re.compile(r"(?<![\d.])v?\d+\.\d+\.\d+(?:[.-]?(?:a|b|rc|dev|post)\d*)?(?![\d.]*\d)"),
+        "<version>",
+    ),
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
+)
+
+
+def exception_snapshot(error: BaseException) -> dict[str, str]:
+    """`{"raised": "module.Type", "message": <first line, scrubbed>}`: the same across venvs,
+    machines and releases of a framework whose messages hold paths, versions or ports."""
+    kind = type(error)
+    module = kind.__module__
+    name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+    lines = str(error).strip().splitlines()
+    message = lines[0] if lines else ""
+    for pattern, stand_in in _SCRUB:
+        message = pattern.sub(stand_in, message)
+    return {"raised": name, "message": message}
+
+
+# --- the fixture host ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fetch:
+    """One request for a fixture URL."""
+
+    method: str
+    path: str
+    user_agent: str
+    status: int
+
+
+@dataclass
+class FixtureHost:
+    """The fixture media under `<origin>/conformance/<name>` on 127.0.0.1, with each file's
+    media type; every request is recorded, found or not (404)."""
+
+    fetches: list[Fetch] = field(default_factory=list[Fetch])
+
+    def __post_init__(self) -> None:
+        lock = threading.Lock()
+        fetches = self.fetches
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _serve(self, head: bool) -> None:
+                name = self.path.split("?", 1)[0].removeprefix("/conformance/")
+                media_type = FIXTURE_TYPES.get(name) if "/" not in name else None
+                status = 200 if media_type is not None else 404
+                with lock:
+                    fetches.append(
+                        Fetch(self.command, self.path, self.headers.get("user-agent", ""), status)
+                    )
+                body = fixture_bytes(name) if media_type is not None else b"not a fixture\n"
+                self.send_response(status)
+                self.send_header("content-type", media_type or "text/plain")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                if not head:
+                    self.wfile.write(body)
+
+            def do_GET(self) -> None:
+                self._serve(head=False)
+
+            def do_HEAD(self) -> None:
+                self._serve(head=True)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self._lock = lock
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def url(self, name: str) -> str:
+        """The URL of one fixture, e.g. `url("chart.png")`."""
+        return f"{self.origin}/conformance/{name}"
+
+    @contextmanager
+    def watch(self) -> Iterator[list[Fetch]]:
+        """The fetches made while the block runs (the list fills when it ends)."""
+        with self._lock:
+            start = len(self.fetches)
+        seen: list[Fetch] = []
+        try:
+            yield seen
+        finally:
+            with self._lock:
+                seen.extend(self.fetches[start:])
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def fixture_host() -> FixtureHost:
+    """The process's one fixture host, started on first use."""
+    with _SINGLETON_LOCK:
+        if "fixtures" not in _SINGLETONS:
+            _SINGLETONS["fixtures"] = FixtureHost()
+        return _SINGLETONS["fixtures"]
