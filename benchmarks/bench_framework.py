@@ -1,0 +1,65 @@
+"""A framework target, per cell with all its checks, after start-up.
+
+Runs the matrix on a framework target (pydantic-ai, langchain, litellm, or any `module:attr`)
+with the Python of a venv that has the framework, in a project folder outside the repository:
+once with every test, once with every test deselected, alternated over the rounds. The per-cell
+cost is the difference divided by the number of cells that ran (skipped rows left out).
+
+    python benchmarks/bench_framework.py --target pydantic-ai \
+        --python .nox/target-pydantic-ai/bin/python
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+from pathlib import Path
+
+from _bench import Run, run, table, user_project
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--target", required=True)
+    parser.add_argument("--python", required=True, help="the Python of a venv with the framework")
+    parser.add_argument("--rounds", type=int, default=3)
+    options = parser.parse_args()
+    python = str(Path(options.python).absolute())
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = user_project(Path(tmp) / "project")
+        results = folder / "results.jsonl"
+        base = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "conformance"]
+        base += ["--conformance-target", options.target]
+        runs: dict[str, list[Run]] = {"all": [], "none": []}
+        for _ in range(options.rounds):
+            runs["none"].append(run([*base, "-k", "no_such_test"], cwd=folder))
+            done = run([*base, "--conformance-results", str(results)], cwd=folder)
+            if done.returncode not in (0, 1):  # failing cells are findings, not errors here
+                raise SystemExit(f"pytest failed:\n{done.output[-3000:]}")
+            runs["all"].append(done)
+        lines = [json.loads(x) for x in results.read_text("utf-8").splitlines()]
+        ran = {x["cell"] for x in lines if x.get("kind") == "result" and x["verdict"] != "skip"}
+        version = lines[0].get("targets", {}).get(options.target, "?")
+    wall = {name: statistics.median(r.seconds for r in rs) for name, rs in runs.items()}
+    per_cell = (wall["all"] - wall["none"]) / max(1, len(ran)) * 1000
+    peak = max(r.max_rss_mib for r in runs["all"])
+    print(f"target {options.target} {version}; {len(ran)} cells ran; medians of {options.rounds}")
+    print(
+        table(
+            ("all cells", "start-up (all deselected)", "per cell, after start-up", "peak RSS"),
+            [
+                (
+                    f"{wall['all']:.2f} s",
+                    f"{wall['none']:.2f} s",
+                    f"{per_cell:.1f} ms",
+                    f"{peak:.0f} MiB",
+                )
+            ],
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
