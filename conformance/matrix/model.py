@@ -134,7 +134,8 @@ class Styles(_Frozen):
 
 
 class RowCells(_Frozen):
-    """All five content types of a row, each declaring every listed source."""
+    """All five content types of a row, each declaring every listed source; text declares
+    `inline` only (text has one source: a URL to text is a document)."""
 
     text: dict[Source, Styles]
     image: dict[Source, Styles]
@@ -195,6 +196,9 @@ class CellSpec:
     cite_id: str
     note: str | None
     error: ErrorExpectation | None = None
+    inline_expect: Expectation | None = None
+    """For a `refuse-or-download` cell: the expectation of the inline cell of the same row,
+    content type and style, which a target that downloads the URL must then satisfy."""
 
     @property
     def id(self) -> str:
@@ -262,9 +266,14 @@ class Matrix(_Frozen):
             for content_type in CONTENT_TYPES:
                 by_source = row.cells.get(content_type)
                 for source in self.sources:
+                    if content_type == "text" and source != "inline":
+                        continue  # text has one source (`crosscheck` refuses a text url)
                     styles = by_source[source]
                     for style in STYLES:
                         cell = styles.get(style)
+                        inline_expect: Expectation | None = None
+                        if cell.expect == "refuse-or-download":
+                            inline_expect = by_source["inline"].get(style).expect
                         specs.append(
                             CellSpec(
                                 row_id=row_id,
@@ -279,6 +288,7 @@ class Matrix(_Frozen):
                                 cite=self.citations[cell.cite],
                                 cite_id=cell.cite,
                                 note=cell.note,
+                                inline_expect=inline_expect,
                             )
                         )
         return specs
