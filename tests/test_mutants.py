@@ -81,7 +81,7 @@ def test_marker_added_to_text_is_caught(matrix: Matrix) -> None:
 
     # Tool text is the fixture in text cells, and the short result text of the prompt style.
     def has_tool_text(c: CellSpec) -> bool:
-        rendered = c.expect != "unsupported"
+        rendered = c.expect not in ("unsupported", "refuse-or-download")
         return rendered and (c.content_type == "text" or c.style == "prompt")
 
     rendered = _ids(matrix, "text-identical", has_tool_text)
