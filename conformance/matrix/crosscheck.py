@@ -59,17 +59,7 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
                     )
                     continue
                 if content_type == "text" and source != "inline":
-                    problems.append(
-                        _Problem(
-                            (*ct_loc, source),
-                            "key",
-                            f"text has one source: remove `{source}` under text (text cells are"
-                            " inline only; a URL to text is a document, and a text url cell"
-                            " would only repeat the inline one)",
-                            (*ct_loc, source),
-                        )
-                    )
-                    continue
+                    continue  # the model refuses it: text has one source
                 for style, cell in _items(styles):
                     if style in STYLES:
                         cell_ids.append(f"{row_id}/{content_type}/{source}/{style}")
@@ -131,7 +121,7 @@ def _check_refuse_or_download(
             _Problem(
                 loc,
                 "value",
-                f"'refuse-or-download' is for url cells only (this is a {source} cell): it says"
+                f"'refuse-or-download' is for url cells only, not {source} ones: it says"
                 " the api has no URL form, so a target refuses or downloads the URL; use native,"
                 " fallback or unsupported here",
                 loc,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, cast
 
 from pydantic import (
     AfterValidator,
@@ -37,6 +37,7 @@ from conformance.matrix.vocabulary import (
     Outcome,
     Source,
     Style,
+    TextSource,
 )
 
 _SKIP_CROSS_CHECKS: Final = "conformance.matrix.skip-cross-checks"
@@ -137,7 +138,7 @@ class RowCells(_Frozen):
     """All five content types of a row, each declaring every listed source; text declares
     `inline` only (text has one source: a URL to text is a document)."""
 
-    text: dict[Source, Styles]
+    text: dict[TextSource, Styles]
     image: dict[Source, Styles]
     document: dict[Source, Styles]
     audio: dict[Source, Styles]
@@ -145,7 +146,7 @@ class RowCells(_Frozen):
 
     def get(self, content_type: ContentType) -> dict[Source, Styles]:
         return {
-            "text": self.text,
+            "text": cast("dict[Source, Styles]", self.text),
             "image": self.image,
             "document": self.document,
             "audio": self.audio,
@@ -267,7 +268,7 @@ class Matrix(_Frozen):
                 by_source = row.cells.get(content_type)
                 for source in self.sources:
                     if content_type == "text" and source != "inline":
-                        continue  # text has one source (`crosscheck` refuses a text url)
+                        continue  # text has one source (`RowCells.text`)
                     styles = by_source[source]
                     for style in STYLES:
                         cell = styles.get(style)

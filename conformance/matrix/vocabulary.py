@@ -23,6 +23,9 @@ Api = Literal[
 """One provider wire format; the first half of a row id."""
 Source = Literal["inline", "url"]
 """How media is given: inline bytes or a URL."""
+TextSource = Literal["inline"]
+"""Text has one source: a URL to text is a document, and text url cells would only repeat the
+inline ones."""
 Style = Literal["result", "prompt"]
 """Where the tool puts media: in its return value, or as user content with provenance."""
 CellStyle = Literal["result", "prompt", "error"]
