@@ -275,6 +275,8 @@ class _Context:
     slots: list[_Slot]
     claimed: set[str] = field(default_factory=set[str])
     """Paths of payload media parts already accounted to a history item."""
+    placed: set[str] = field(default_factory=set[str])
+    """Paths of payload media parts an item was placed at."""
 
     def known(self, part: WirePart) -> bool:
         return any(i.matches(part) for i in self.identities)
@@ -305,7 +307,12 @@ def _names_call(text: str, call_id: str, name: str) -> bool:
     markers = marker.find(text)
     if markers:
         return any(m == (name, call_id) for m in markers)
+    if _MARKER_TAG in text:
+        return False  # our marker, broken (e.g. an unescaped quote): it names nothing exactly
     return _verbatim(call_id, text) and _verbatim(name, text)
+
+
+_MARKER_TAG = "<conformance:tool_return"
 
 
 def _marker_for(ctx: _Context, message: WireMessage, index: int) -> tuple[str, str] | None:
@@ -370,9 +377,13 @@ def _classify_media(
         )
 
     if found:
-        placed = [(_placement(ctx, item, s), s, how) for s, how in found]
+        # Items with the same bytes (one chart returned by two calls) each take their own
+        # part: an earlier item's part is taken only when nothing else is left.
+        free = [(s, how) for s, how in found if s.part.path not in ctx.placed] or found
+        placed = [(_placement(ctx, item, s), s, how) for s, how in free]
         placed.sort(key=lambda p: _RANK[p[0][0]])
         (outcome, why), slot, how = placed[0]
+        ctx.placed.add(slot.part.path)
         ctx.claimed.update(s.part.path for s, _ in found)
         sent_as = how if media.url is not None else None
         if len(found) > expected:
@@ -422,7 +433,10 @@ def _lost(ctx: _Context, media: Media) -> tuple[Outcome, str, str]:
     else:
         assert media.url is not None
         needles.append(media.url)
+    inside_media = tuple(f"$.{slot.part.path}{sep}" for slot in ctx.slots for sep in ".[")
     for path, value in ctx.view.strings:
+        if path.startswith(inside_media):
+            continue  # a media part's own data: another item's, or judged as altered bytes
         if any(needle in value for needle in needles):
             return "stringified", path, "its bytes or URL sit inside a string"
     carrying = ctx.carrying()
