@@ -26,11 +26,11 @@ from conformance.wire import WireView, locate
 __all__ = [
     "CHECKS",
     "EXPECTED_OUTCOME",
-    "accepted_outcomes",
     "CellRun",
     "Check",
     "CheckResult",
     "Rendering",
+    "accepted_outcomes",
     "applicable_checks",
     "evaluate",
     "payload_bytes",
@@ -323,9 +323,7 @@ def _unsupported_raises(run: CellRun) -> CheckResult:
             return CheckResult(
                 False, f"downloaded the URL, then did not carry the bytes\n{observation.detail}"
             )
-        if stored.payload is None or payload_bytes(first.payload) != payload_bytes(
-            stored.payload
-        ):
+        if stored.payload is None or payload_bytes(first.payload) != payload_bytes(stored.payload):
             return CheckResult(
                 False, f"downloaded and sent; after storage: {stored.describe()} (differs)"
             )

@@ -23,9 +23,9 @@ from conformance.wire import locate
 
 __all__ = [
     "AddsMarkerToText",
+    "ChangesHistoryInPlace",
     "ChangesMediaType",
     "ChangesWhitespace",
-    "ChangesHistoryInPlace",
     "DownloadsAndInlines",
     "DownloadsThenDrops",
     "DropsMedia",

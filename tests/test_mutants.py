@@ -205,7 +205,9 @@ def test_a_wrong_exception_type_is_crashed_not_raised(matrix: Matrix) -> None:
     run = next(r for r in runs if r.cell.id in refusing)
     assert run.observation.raised is not None
     assert run.observation.raised.startswith("ValueError: cannot send this")
-    assert "declared refusal types: UnsupportedContent" in evaluate(run, "unsupported-raises").detail
+    assert (
+        "declared refusal types: UnsupportedContent" in evaluate(run, "unsupported-raises").detail
+    )
 
 
 def test_a_declared_refusal_type_of_the_target_counts() -> None:
@@ -332,9 +334,7 @@ def test_downloading_satisfies_refuse_or_download(matrix: Matrix) -> None:
     assert either, "the matrix has refuse-or-download cells"
     for check in ("outcome", "unsupported-raises", "api-accepts", "no-silent-loss"):
         assert _failing(runs, check) & either == set(), check
-    carried = {
-        r.cell.id for r in runs if r.cell.id in either and r.observation.outcome != "raised"
-    }
+    carried = {r.cell.id for r in runs if r.cell.id in either and r.observation.outcome != "raised"}
     assert carried, "some refuse-or-download cells are carried as bytes"
     assert {r.observation.url for r in runs if r.cell.id in carried} == {"downloaded"}
 

@@ -321,7 +321,9 @@ def test_the_same_bytes_from_two_calls_are_not_duplicates() -> None:
 
 def test_a_wrong_data_url_type_is_altered_media_type() -> None:
     wrong = {"type": "image_url", "image_url": {"url": DATA_URL.replace("png", "jpeg", 1)}}
-    observation = observe("openai-chat", IMAGE_HISTORY, chat(tool(""), user(text(MARK), wrong)), None)
+    observation = observe(
+        "openai-chat", IMAGE_HISTORY, chat(tool(""), user(text(MARK), wrong)), None
+    )
     assert observation.outcome == "altered: media type"
     assert "'image/jpeg'" in observation.items[0].detail
 
@@ -337,7 +339,7 @@ def gemini(*parts: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_wrong_gemini_mime_type_is_altered_media_type() -> None:
-    response = {
+    response: dict[str, Any] = {
         "functionResponse": {
             "id": "call_1",
             "name": "get_image",
@@ -352,7 +354,10 @@ def bedrock(image: dict[str, Any]) -> dict[str, Any]:
     return {
         "modelId": "m",
         "messages": [
-            {"role": "user", "content": [{"text": "Call the tool, then describe what it returned."}]},
+            {
+                "role": "user",
+                "content": [{"text": "Call the tool, then describe what it returned."}],
+            },
             {
                 "role": "assistant",
                 "content": [{"toolUse": {"toolUseId": "call_1", "name": "get_image", "input": {}}}],
@@ -473,4 +478,4 @@ def test_severity_is_worst_first_and_lossy_is_documented() -> None:
     assert SEVERITY.index("altered: bytes") < SEVERITY.index("duplicated")
     assert SEVERITY.index("duplicated") < SEVERITY.index("fallback-unmarked")
     assert SEVERITY[-2:] == ("native", "raised")
-    assert LOSSY == frozenset(SEVERITY[: SEVERITY.index("fallback-unmarked")])
+    assert frozenset(SEVERITY[: SEVERITY.index("fallback-unmarked")]) == LOSSY
