@@ -162,7 +162,7 @@ def run_cell(target: Target, cell: CellSpec) -> CellRun:
         fetched=[f.path.split("?", 1)[0] for f in first.fetches if f.status == 200],
     )
     view = None
-    if first.payload is not None and observation.outcome != "malformed":
+    if first.payload is not None and observation.malformed is None:
         view = locate(cell.api, first.payload)
     return CellRun(target.name, cell, history, first, stored, observation, view, refusals)
 
@@ -214,7 +214,7 @@ def applicable_checks(
 
 def _no_view(run: CellRun) -> str:
     """Why there is no located payload to judge."""
-    if run.observation.outcome == "malformed":
+    if run.observation.malformed is not None:
         return f"the payload is malformed: {run.observation.malformed}"
     return f"no payload: {run.first.describe()}"
 
@@ -252,7 +252,7 @@ def _changed(run: CellRun) -> list[str]:
 def _no_silent_loss(run: CellRun) -> CheckResult:
     observation = run.observation
     problems = _changed(run)
-    if observation.outcome in ("crashed", "malformed"):
+    if observation.outcome == "crashed" or observation.malformed is not None:
         problems.append(observation.detail.splitlines()[0])
     problems += [
         f"{i.content_type}: {i.outcome} {i.detail}".rstrip()
@@ -346,6 +346,7 @@ def _unsupported_raises(run: CellRun) -> CheckResult:
 
 _PRESENT: frozenset[Outcome] = frozenset(
     {
+        "malformed",
         "native",
         "fallback-marked",
         "fallback-unmarked",
@@ -363,7 +364,7 @@ def _api_accepts(run: CellRun) -> CheckResult:
     the api does not define."""
     observation = run.observation
     cell = run.cell
-    if observation.outcome == "malformed":
+    if observation.malformed is not None:
         return CheckResult(False, f"the api does not define this payload: {observation.malformed}")
     if observation.outcome in ("raised", "crashed"):
         return CheckResult(True, f"nothing sent: {run.first.describe()}")
@@ -372,7 +373,9 @@ def _api_accepts(run: CellRun) -> CheckResult:
     for item in media:
         where = item.placed or item.outcome
         at = f"{item.content_type} from {item.tool_name} ({item.call_id}) at {item.where}"
-        if cell.expect == "unsupported" and item.outcome in _PRESENT:
+        if item.outcome == "malformed":
+            problems.append(f"{at}: {item.detail}")
+        elif cell.expect == "unsupported" and item.outcome in _PRESENT:
             problems.append(f"{at}: sent, where the api carries no {item.content_type}")
         elif cell.expect == "fallback" and where == "native":
             problems.append(f"{at}: in the tool result, which does not carry it on this row")

@@ -130,7 +130,7 @@ class Observation:
             lines.append(f"raised {self.raised}")
         elif self.outcome == "crashed":
             lines.append(f"crashed: {self.raised} (not a declared refusal type)")
-        elif self.outcome == "malformed":
+        elif self.malformed is not None:
             lines.append(f"malformed payload at {self.malformed}")
         lines += [
             f"{i.content_type} from {i.tool_name} ({i.call_id}, {i.origin}): {i.outcome}"
@@ -392,6 +392,14 @@ def _classify_media(
                 "duplicated",
                 slot.part.path,
                 f"{len(found)} times in the payload ({paths})",
+                placed=outcome,
+                sent_as=sent_as,
+            )
+        if slot.part.undocumented is not None:
+            return seen(
+                "malformed",
+                slot.part.path,
+                f"in a {slot.part.undocumented!r} block, which {ctx.view.api} does not define",
                 placed=outcome,
                 sent_as=sent_as,
             )

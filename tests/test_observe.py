@@ -479,3 +479,21 @@ def test_severity_is_worst_first_and_lossy_is_documented() -> None:
     assert SEVERITY.index("duplicated") < SEVERITY.index("fallback-unmarked")
     assert SEVERITY[-2:] == ("native", "raised")
     assert frozenset(SEVERITY[: SEVERITY.index("fallback-unmarked")]) == LOSSY
+
+
+def test_media_in_a_block_type_the_api_does_not_define_is_malformed() -> None:
+    """A `video_url` part (not a Chat Completions type) holding the history's video: found,
+    but in a shape the api does not define."""
+    history = scenario("video", "inline", "result")
+    video = fixture_part("video")
+    assert video.type == "video" and video.data is not None
+    url = f"data:video/mp4;base64,{base64.b64encode(video.data).decode()}"
+    block = {"type": "video_url", "video_url": {"url": url}}
+    mark = text(marker.render("get_video", "call_1"))
+    payload = chat(tool(""), user(mark, block), name="get_video")
+    observation = observe("openai-chat", history, payload, None)
+    assert observation.outcome == "malformed"
+    assert observation.malformed is None, "the payload itself was read"
+    item = observation.items[0]
+    assert (item.where, item.placed) == ("messages[3].content[1]", "fallback-marked")
+    assert "'video_url' block, which openai-chat does not define" in item.detail

@@ -206,6 +206,7 @@ def unknown_part(type_name: str, block: Mapping[str, Any], path: str) -> WirePar
         digest=found.get("digest"),
         url=found.get("url"),
         media_type=found.get("media_type"),
+        undocumented=type_name or "a block with no type",
     )
 
 
