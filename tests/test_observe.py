@@ -486,7 +486,8 @@ def test_media_in_a_block_type_the_api_does_not_define_is_malformed() -> None:
     but in a shape the api does not define."""
     history = scenario("video", "inline", "result")
     video = fixture_part("video")
-    assert video.type == "video" and video.data is not None
+    assert video.type == "video"
+    assert video.data is not None
     url = f"data:video/mp4;base64,{base64.b64encode(video.data).decode()}"
     block = {"type": "video_url", "video_url": {"url": url}}
     mark = text(marker.render("get_video", "call_1"))
