@@ -463,6 +463,7 @@ def test_json_schema_lets_editors_complete_keys() -> None:
     assert list(schema["properties"]["rows"]["patternProperties"]) == [ROW_ID_PATTERN]
     assert schema["properties"]["rows"]["additionalProperties"] is False
     assert list(defs["RowCells"]["properties"]["image"]["properties"]) == list(SOURCES)
+    assert list(defs["RowCells"]["properties"]["text"]["properties"]) == ["inline"]
     assert schema["$schema"].startswith("https://json-schema.org/")
 
 

@@ -81,6 +81,7 @@ Known = Literal["doc", "sdk", "third-party", "uncertain"]
 ROW_API_NAMES: Final[tuple[Api, ...]] = get_args(Api)
 CONTENT_TYPES: Final[tuple[ContentType, ...]] = get_args(ContentType)
 SOURCES: Final[tuple[Source, ...]] = get_args(Source)
+TEXT_SOURCES: Final[tuple[TextSource, ...]] = get_args(TextSource)
 STYLES: Final[tuple[Style, ...]] = get_args(Style)
 EXPECTATIONS: Final[tuple[Expectation, ...]] = get_args(Expectation)
 ERROR_EXPECTATIONS: Final[tuple[ErrorExpectation, ...]] = get_args(ErrorExpectation)
