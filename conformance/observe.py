@@ -417,8 +417,8 @@ def _classify_media(
         part = slot.part
         if part.path in ctx.claimed or ctx.known(part):
             continue
-        if part.kind not in (media.type, "other"):
-            continue
+        if part.kind != media.type and not (part.kind == "other" and (part.digest or part.url)):
+            continue  # only media of its kind, or an unnamed block holding some media
         ctx.claimed.add(part.path)
         outcome, _ = _placement(ctx, item, slot)
         if part.digest is None and part.url is None:
