@@ -7,17 +7,20 @@ breaks its rule.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance import sdk_schema
-from conformance.history import History, texts
+from conformance.history import History, dump, texts
 from conformance.matrix import CellSpec
-from conformance.observe import LOSSY, Observation, Outcome, classify, observe
+from conformance.matrix.vocabulary import LOSSY, Expectation, Outcome
+from conformance.observe import Observation, first_line, is_refusal, observe, refusal_types_of
 from conformance.payload import to_bytes
 from conformance.scenarios import scenario
 from conformance.targets.base import Payload, RowRef, Target
+from conformance.toolkit import Fetch, fixture_host
 from conformance.wire import WireView, locate
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "Check",
     "CheckResult",
     "Rendering",
+    "accepted_outcomes",
     "applicable_checks",
     "evaluate",
     "payload_bytes",
@@ -42,6 +46,7 @@ Check = Literal[
     "text-identical",
     "provenance",
     "unsupported-raises",
+    "api-accepts",
     "error-flag",
     "sdk-schema",
     "cassette",
@@ -53,25 +58,42 @@ CHECKS: tuple[Check, ...] = (
     "text-identical",
     "provenance",
     "unsupported-raises",
+    "api-accepts",
     "error-flag",
     "sdk-schema",
     "cassette",
 )
-EXPECTED_OUTCOME: dict[str, Outcome] = {
+EXPECTED_OUTCOME: dict[Expectation, Outcome] = {
     "native": "native",
     "fallback": "fallback-marked",
     "unsupported": "raised",
+    "refuse-or-download": "raised",
 }
+"""The outcome each expectation asks for; a `refuse-or-download` cell also accepts a download
+carried as its inline cell expects (`accepted_outcomes`)."""
+
+
+def accepted_outcomes(cell: CellSpec) -> tuple[Outcome, ...]:
+    """The outcomes the cell's expectation accepts (without the download condition)."""
+    want = EXPECTED_OUTCOME[cell.expect]
+    if cell.expect == "refuse-or-download" and cell.inline_expect is not None:
+        inline = EXPECTED_OUTCOME[cell.inline_expect]
+        return (want,) if inline == want else (want, inline)
+    return (want,)
 
 
 @dataclass(frozen=True)
 class Rendering:
     payload: Payload | None
     error: BaseException | None
+    fetches: tuple[Fetch, ...] = ()
+    """What the target fetched from the fixture host while rendering."""
+    changed: str | None = None
+    """How the target changed the history it was given, in place; None if it did not."""
 
     def describe(self) -> str:
         if self.error is not None:
-            return f"raised {type(self.error).__name__}: {self.error}"
+            return f"raised {first_line(self.error)}"
         return "rendered a payload"
 
 
@@ -84,7 +106,10 @@ class CellRun:
     stored: Rendering
     observation: Observation
     view: WireView | None
-    """The located payload of the direct rendering; None where the target raised."""
+    """The located payload of the direct rendering; None where the target raised or the
+    payload is malformed."""
+    refusal_types: tuple[type[BaseException], ...] = ()
+    """The target's declared refusal types (`conformance.observe.refusal_types_of`)."""
 
 
 @dataclass(frozen=True)
@@ -97,25 +122,49 @@ def row_ref(cell: CellSpec) -> RowRef:
     return RowRef(id=cell.row_id, api=cell.api, family=cell.family, model=cell.model)
 
 
-def _attempt(render: Callable[[], Payload]) -> Rendering:
-    try:
-        return Rendering(render(), None)
-    except Exception as error:  # any exception is an observation: the outcome says what it was
-        return Rendering(None, error)
+def _attempt(render: Callable[[History], Payload], history: History) -> Rendering:
+    """One rendering of its own deep copy of `history`, watched by the fixture host."""
+    given = copy.deepcopy(history)
+    before = dump(history)
+    payload: Payload | None = None
+    error: BaseException | None = None
+    with fixture_host().watch() as fetches:
+        try:
+            payload = render(given)
+        except Exception as raised:  # any exception is an observation: the outcome says which
+            error = raised
+    changed = None
+    if dump(given) != before:
+        changed = "the target changed the history it was given, in place"
+        if len(given) != len(history):
+            changed += f" ({len(history)} items became {len(given)})"
+    return Rendering(payload, error, tuple(fetches), changed)
 
 
 def run_cell(target: Target, cell: CellSpec) -> CellRun:
-    """Render the cell's scenario, directly and after a storage round trip, and classify it."""
+    """Render the cell's scenario, directly and after a storage round trip, and classify it.
+
+    Each rendering gets its own deep copy of the history (a target that changes it in place is
+    reported by no-silent-loss) and runs inside `fixture_host().watch()`, so that what it
+    fetched is on the `Rendering`.
+    """
     history = scenario(cell.content_type, cell.source, cell.style)
     row = row_ref(cell)
-    first = _attempt(lambda: target.render(row, history))
-    stored = _attempt(lambda: target.render_stored(row, history))
-    if first.payload is None:
-        view, observation = None, observe(cell.api, history, None, first.error)
-    else:
+    refusals = refusal_types_of(target)
+    first = _attempt(lambda given: target.render(row, given), history)
+    stored = _attempt(lambda given: target.render_stored(row, given), history)
+    observation = observe(
+        cell.api,
+        history,
+        first.payload,
+        first.error,
+        refusal_types=refusals,
+        fetched=[f.path.split("?", 1)[0] for f in first.fetches if f.status == 200],
+    )
+    view = None
+    if first.payload is not None and observation.malformed is None:
         view = locate(cell.api, first.payload)
-        observation = classify(history, view)
-    return CellRun(target.name, cell, history, first, stored, observation, view)
+    return CellRun(target.name, cell, history, first, stored, observation, view, refusals)
 
 
 def payload_bytes(payload: Payload) -> bytes:
@@ -142,8 +191,8 @@ def applicable_checks(
     through the official client and replayed from `cassettes/`, `conformance.cassettes`) runs
     when a cassette folder is configured, on the same cells.
     """
-    if cell.expect == "unsupported":
-        return ("snapshot", "outcome", "no-silent-loss", "unsupported-raises")
+    if cell.expect in ("unsupported", "refuse-or-download"):
+        return ("snapshot", "outcome", "no-silent-loss", "api-accepts", "unsupported-raises")
     sdk: tuple[Check, ...] = ("sdk-schema",) if sdk_schema else ()
     if cassette:
         sdk = (*sdk, "cassette")
@@ -152,30 +201,75 @@ def applicable_checks(
         # text-identical judge that; there is no flag to check.
         flag: tuple[Check, ...] = ("error-flag",) if cell.error == "flag" else ()
         return ("snapshot", "outcome", "text-identical", "provenance", *flag, *sdk)
-    return ("snapshot", "outcome", "no-silent-loss", "text-identical", "provenance", *sdk)
+    return (
+        "snapshot",
+        "outcome",
+        "no-silent-loss",
+        "api-accepts",
+        "text-identical",
+        "provenance",
+        *sdk,
+    )
+
+
+def _no_view(run: CellRun) -> str:
+    """Why there is no located payload to judge."""
+    if run.observation.malformed is not None:
+        return f"the payload is malformed: {run.observation.malformed}"
+    return f"no payload: {run.first.describe()}"
+
+
+def _downloaded(run: CellRun) -> bool:
+    """A url cell whose target fetched the URL and sent the bytes (no URL in the payload)."""
+    return run.observation.url == "downloaded"
 
 
 def _outcome(run: CellRun) -> CheckResult:
-    want = EXPECTED_OUTCOME[run.cell.expect]
     got = run.observation.outcome
-    detail = f"expected {want}, observed {got}"
-    if got != want:
+    want = accepted_outcomes(run.cell)
+    passed = got == want[0]
+    if not passed and got in want[1:]:
+        passed = _downloaded(run)  # refuse-or-download: the inline cell's outcome, downloaded
+    shown = " or ".join(
+        w if i == 0 else f"{w} (downloaded, as the inline cell expects)" for i, w in enumerate(want)
+    )
+    detail = f"expected {shown}, observed {got}"
+    if run.observation.url is not None:
+        detail += f"; url: {run.observation.url}"
+    if not passed:
         detail += "\n" + run.observation.detail
-    return CheckResult(got == want, detail)
+    return CheckResult(passed, detail)
+
+
+def _changed(run: CellRun) -> list[str]:
+    return [
+        f"{name}: {r.changed}"
+        for name, r in (("direct", run.first), ("after storage", run.stored))
+        if r.changed is not None
+    ]
 
 
 def _no_silent_loss(run: CellRun) -> CheckResult:
-    lossy = [i for i in run.observation.items if i.outcome in LOSSY]
-    if not lossy:
-        return CheckResult(True, f"observed {run.observation.outcome}")
-    return CheckResult(False, "\n".join(f"{i.content_type}: {i.outcome} {i.detail}" for i in lossy))
+    observation = run.observation
+    problems = _changed(run)
+    if observation.outcome == "crashed" or observation.malformed is not None:
+        problems.append(observation.detail.splitlines()[0])
+    problems += [
+        f"{i.content_type}: {i.outcome} {i.detail}".rstrip()
+        for i in observation.items
+        if i.outcome in LOSSY
+    ]
+    if not problems:
+        return CheckResult(True, f"observed {observation.outcome}")
+    return CheckResult(False, "\n".join(problems))
 
 
 def _text_identical(run: CellRun) -> CheckResult:
     view = run.view
     if view is None:
-        return CheckResult(False, f"no payload to carry the text: {run.first.describe()}")
-    problems = [
+        return CheckResult(False, f"no payload to carry the text: {_no_view(run)}")
+    problems = _changed(run) if run.cell.error is not None else []
+    problems += [
         f"tool text from {i.tool_name} ({i.call_id}): {i.outcome} {i.detail}".rstrip()
         for i in run.observation.items
         if i.content_type == "text" and i.outcome != "native"
@@ -195,7 +289,7 @@ def _provenance(run: CellRun) -> CheckResult:
     problems = [
         f"{i.content_type} from {i.tool_name} ({i.call_id}) at {i.where}: {i.detail}"
         for i in run.observation.items
-        if i.outcome == "fallback-unmarked"
+        if i.outcome == "fallback-unmarked" or i.placed == "fallback-unmarked"
     ]
     first, stored = run.first, run.stored
     if first.payload is not None and stored.payload is not None:
@@ -208,17 +302,100 @@ def _provenance(run: CellRun) -> CheckResult:
     )
 
 
+def _refusal(run: CellRun, rendering: Rendering) -> str | None:
+    """Why a rendering is not a typed refusal, or None if it is one."""
+    error = rendering.error
+    if error is None:
+        return "sent a request instead of refusing"
+    if not is_refusal(error, run.refusal_types):
+        declared = ", ".join(t.__name__ for t in run.refusal_types)
+        return f"crashed: {first_line(error)} (declared refusal types: {declared})"
+    return None
+
+
 def _unsupported_raises(run: CellRun) -> CheckResult:
-    if run.first.error is None:
-        return CheckResult(False, f"expected an error before sending; {run.observation.detail}")
-    return CheckResult(True, run.first.describe())
+    """A typed refusal before sending, from both renderings and of the same type; for a
+    `refuse-or-download` cell a download carried intact passes too."""
+    first, stored = run.first, run.stored
+    if run.cell.expect == "refuse-or-download" and _downloaded(run) and first.payload is not None:
+        observation = run.observation
+        if observation.outcome in LOSSY or observation.outcome not in accepted_outcomes(run.cell):
+            return CheckResult(
+                False, f"downloaded the URL, then did not carry the bytes\n{observation.detail}"
+            )
+        if stored.payload is None or payload_bytes(first.payload) != payload_bytes(stored.payload):
+            return CheckResult(
+                False, f"downloaded and sent; after storage: {stored.describe()} (differs)"
+            )
+        return CheckResult(True, f"downloaded the URL and sent the bytes: {observation.outcome}")
+    problems = [
+        f"{name}: {why}"
+        for name, rendering in (("direct", first), ("after storage", stored))
+        if (why := _refusal(run, rendering)) is not None
+    ]
+    if "sent a request" in " ".join(problems) and first.payload is not None:
+        problems.append(run.observation.detail)
+    if not problems and type(first.error) is not type(stored.error):
+        problems.append(
+            f"refused differently: {first.describe()}; after storage: {stored.describe()}"
+        )
+    if problems:
+        return CheckResult(False, "\n".join(problems))
+    return CheckResult(True, first.describe())
+
+
+_PRESENT: frozenset[Outcome] = frozenset(
+    {
+        "malformed",
+        "native",
+        "fallback-marked",
+        "fallback-unmarked",
+        "duplicated",
+        "altered: media type",
+        "altered: bytes",
+    }
+)
+"""Item outcomes in which the media (or something in its place) went on the wire."""
+
+
+def _api_accepts(run: CellRun) -> CheckResult:
+    """Media only where the row accepts it: nothing where the cell is unsupported, not in the
+    tool result where it expects fallback, no URL where the api has no URL form, and no shape
+    the api does not define."""
+    observation = run.observation
+    cell = run.cell
+    if observation.malformed is not None:
+        return CheckResult(False, f"the api does not define this payload: {observation.malformed}")
+    if observation.outcome in ("raised", "crashed"):
+        return CheckResult(True, f"nothing sent: {run.first.describe()}")
+    media = [i for i in observation.items if i.content_type != "text"]
+    problems: list[str] = []
+    for item in media:
+        where = item.placed or item.outcome
+        at = f"{item.content_type} from {item.tool_name} ({item.call_id}) at {item.where}"
+        if item.outcome == "malformed":
+            problems.append(f"{at}: {item.detail}")
+        elif cell.expect == "unsupported" and item.outcome in _PRESENT:
+            problems.append(f"{at}: sent, where the api carries no {item.content_type}")
+        elif cell.expect == "fallback" and where == "native":
+            problems.append(f"{at}: in the tool result, which does not carry it on this row")
+        elif cell.expect == "refuse-or-download":
+            if item.sent_as == "url":
+                problems.append(f"{at}: sent as a URL, which this api takes no URL form for")
+            elif cell.inline_expect == "unsupported" and item.outcome in _PRESENT:
+                problems.append(f"{at}: downloaded and sent, where the api carries none")
+            elif cell.inline_expect == "fallback" and where == "native":
+                problems.append(f"{at}: downloaded into the tool result, which does not carry it")
+    if problems:
+        return CheckResult(False, "\n".join(problems))
+    return CheckResult(True, "media only where the row accepts it")
 
 
 def _error_flag(run: CellRun) -> CheckResult:
     """A failed call carries the api's native error flag (rows whose api has one)."""
     view = run.view
     if view is None:
-        return CheckResult(False, f"no payload: {run.first.describe()}")
+        return CheckResult(False, _no_view(run))
     results = view.results_for(view.tool_calls[0].call_id) if view.tool_calls else []
     if not results:
         return CheckResult(False, "no tool result for the failed call")
@@ -243,6 +420,7 @@ _JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
     "text-identical": _text_identical,
     "provenance": _provenance,
     "unsupported-raises": _unsupported_raises,
+    "api-accepts": _api_accepts,
     "error-flag": _error_flag,
     "sdk-schema": _sdk_schema,
 }

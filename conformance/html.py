@@ -39,7 +39,12 @@ class Citation(NamedTuple):
 
 _CONTENT_TYPES: tuple[ContentType, ...] = get_args(ContentType)
 _OUTCOME_GLYPHS = {"native": "✅", "fallback-marked": "↪️", "raised": "🚫"}
-_EXPECT_GLYPHS = {"native": "✅", "fallback": "↪️", "unsupported": "🚫"}
+_EXPECT_GLYPHS = {
+    "native": "✅",
+    "fallback": "↪️",
+    "unsupported": "🚫",
+    "refuse-or-download": "🚫",
+}
 _STATUS_GLYPHS = {"fail": "❌", "xfail": "⚠️", "skip": "⏭️"}
 _VERDICT_GLYPHS = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "xpass": "❗", "skip": "⏭️"}
 

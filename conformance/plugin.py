@@ -39,6 +39,7 @@ from conformance.checks import (
     run_cell,
     snapshot_data,
 )
+from conformance.levels import level_of
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.payload import snapshot_text
 from conformance.targets import Target, TargetError, resolve_target
@@ -310,6 +311,7 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
         "known": cell.known,
         "cite": cell.cite_id,
         "check": case.check,
+        "level": level_of(case.check),
         "outcome": None,
         "detail": "",
         "reason": None,
@@ -322,6 +324,8 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
         pytest.skip(reason)
     run = state.run(case.target, cell)
     record["outcome"] = run.observation.outcome
+    if run.observation.url is not None:
+        record["url"] = run.observation.url
     if case.check == "snapshot":
         location = PyTestLocation(item)
         path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
@@ -453,19 +457,16 @@ class _Recorder:
             "known",
             "cite",
             "check",
+            "level",
             "verdict",
             "outcome",
+            "url",
             "detail",
             "reason",
             "link",
+            "live",
         )
-        lines = [
-            meta,
-            *(
-                {k: r[k] for k in order} | ({"live": r["live"]} if "live" in r else {})
-                for r in state.records
-            ),
-        ]
+        lines = [meta, *({k: r[k] for k in order if k in r} for r in state.records)]
         lines.append({"kind": "end", "results": len(state.records)})
         state.results_path.parent.mkdir(parents=True, exist_ok=True)
         with state.results_path.open("w", encoding="utf-8") as out:

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 from conformance import marker
 from conformance.checks import payload_bytes
-from conformance.errors import UnsupportedContent
 from conformance.history import History, Media, Message, Part, Text, ToolResult, texts
-from conformance.observe import classify
+from conformance.observe import classify, is_refusal, refusal_types_of
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import WireFormatError, WireView, digest, locate
 
@@ -58,11 +57,6 @@ def _render(
         return _Rendered(None, error)
 
 
-def _unsupported_error(target: Target) -> type[Exception]:
-    found = getattr(target, "unsupported_error", UnsupportedContent)
-    return found if isinstance(found, type) else UnsupportedContent
-
-
 def _view(row: RowRef, payload: Payload) -> WireView:
     try:
         return locate(row.api, payload)
@@ -78,7 +72,7 @@ def _rendered_view(
     """The payload and its view, or None where the target refused with its typed error."""
     rendered = _render(target.render, row, history)
     if rendered.error is not None:
-        if isinstance(rendered.error, _unsupported_error(target)):
+        if is_refusal(rendered.error, refusal_types_of(target)):
             return None
         raise PropertyFailed(
             f"{row.id}: raised {type(rendered.error).__name__}: {rendered.error}"

@@ -273,7 +273,12 @@ def _status(verdicts: set[Verdict]) -> CellStatus:
 # ---- Markdown ---------------------------------------------------------------------------
 
 _BY_OUTCOME: dict[str, str] = {"native": "✅", "fallback-marked": "↪️", "raised": "🚫"}
-_BY_EXPECT: dict[Expect, str] = {"native": "✅", "fallback": "↪️", "unsupported": "🚫"}
+_BY_EXPECT: dict[Expect, str] = {
+    "native": "✅",
+    "fallback": "↪️",
+    "unsupported": "🚫",
+    "refuse-or-download": "🚫",
+}
 _LEGEND = (
     "Legend: ✅ native · ↪️ fallback with marker · 🚫 raised as expected (unsupported)"
     " · ❌ failure · ⚠️ known deviation · ⏭️ skipped · – no such cell"

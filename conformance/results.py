@@ -30,6 +30,8 @@ from pydantic import (
 )
 
 from conformance.history import ContentType
+from conformance.levels import Level
+from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -56,17 +58,7 @@ __all__ = [
 ]
 
 Verdict = Literal["pass", "fail", "xfail", "xpass", "skip"]
-Outcome = Literal[
-    "native",
-    "fallback-marked",
-    "fallback-unmarked",
-    "raised",
-    "dropped",
-    "noted",
-    "stringified",
-    "altered",
-]
-Expect = Literal["native", "fallback", "unsupported"]
+Expect = Expectation
 Known = Literal["doc", "sdk", "third-party", "uncertain"]
 Source = Literal["inline", "url"]
 Style = Literal["result", "prompt", "error"]
@@ -133,6 +125,10 @@ class ResultLine(_Model):
     detail: str
     reason: str | None
     link: str | None
+    level: Level | None = None
+    """The check's level (`conformance.levels`); absent in files written before levels."""
+    url: UrlHandling | None = None
+    """For url cells: what the target did with the URL; absent elsewhere."""
     live: Live | None = None
     """Optional: what a live API said to this cell's request; absent when none was recorded."""
 
@@ -324,8 +320,9 @@ def merge_results(results: Results) -> str:
     for file in results.files:
         for line in file.results:
             record = line.model_dump(mode="json")
-            if line.live is None:
-                del record["live"]  # as the plugin writes it
+            for optional in ("live", "level", "url"):
+                if getattr(line, optional) is None:
+                    del record[optional]  # as the plugin writes it
             lines.append(record)
             count += 1
     lines.append({"kind": "end", "results": count})

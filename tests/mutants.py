@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import urllib.request
 from dataclasses import replace
 from typing import Any, cast
 
@@ -22,7 +23,11 @@ from conformance.wire import locate
 
 __all__ = [
     "AddsMarkerToText",
+    "ChangesHistoryInPlace",
+    "ChangesMediaType",
     "ChangesWhitespace",
+    "DownloadsAndInlines",
+    "DownloadsThenDrops",
     "DropsMedia",
     "ForgetsErrorFlag",
     "ForgetsProvenanceOnReplay",
@@ -30,9 +35,15 @@ __all__ = [
     "MarkerNamesWrongCall",
     "NativeEverywhere",
     "Nondeterministic",
+    "OpenAIAudioOnMistral",
     "RaisesOnHostileNames",
+    "RaisesWrongType",
+    "SendsMediaTwice",
+    "SendsUrlWithoutUrlForm",
+    "StorageStopsRefusing",
     "SwallowsUnsupported",
     "SwapsParallelResults",
+    "TruncatesBytes",
     "UnescapedMarker",
 ]
 
@@ -317,3 +328,196 @@ class ForgetsErrorFlag(_Mutant):
             for item in history
         ]
         return super().render(row, ok)
+
+
+class RaisesWrongType(_Mutant):
+    """Refuses unsupported content with a ValueError instead of its declared refusal type."""
+
+    name = "mutant-raises-wrong-type"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        try:
+            return super().render(row, history)
+        except UnsupportedContent as error:
+            raise ValueError(f"cannot send this: {error.reason}") from None
+
+
+class StorageStopsRefusing(_Mutant):
+    """Refuses directly, but after a storage round trip sends the request without the media."""
+
+    name = "mutant-storage-stops-refusing"
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        stored = canonical.load(canonical.dump(history))
+        try:
+            return self.render(row, stored)
+        except UnsupportedContent as error:
+            kind = error.content_type
+
+            def without(parts: list[Part]) -> list[Part]:
+                return [p for p in parts if p.type != kind]
+
+            return self.render(row, _map_tool_content(stored, without))
+
+
+class SendsMediaTwice(_Mutant):
+    """Sends every media item a tool produced twice."""
+
+    name = "mutant-sends-media-twice"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def twice(parts: list[Part]) -> list[Part]:
+            return [q for p in parts for q in ((p,) if isinstance(p, Text) else (p, p))]
+
+        return super().render(row, _map_tool_content(history, twice))
+
+
+class TruncatesBytes(_Mutant):
+    """Sends only the first half of every inline media item's bytes."""
+
+    name = "mutant-truncates-bytes"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def halve(parts: list[Part]) -> list[Part]:
+            return [
+                p.model_copy(update={"data": p.data[: len(p.data) // 2]})
+                if not isinstance(p, Text) and p.data is not None
+                else p
+                for p in parts
+            ]
+
+        return super().render(row, _map_tool_content(history, halve))
+
+
+_OTHER_TYPE = {
+    "image/png": "image/jpeg",
+    "application/pdf": "text/plain",
+    "audio/wav": "audio/mpeg",
+    "video/mp4": "video/webm",
+}
+_OTHER_FORMAT = {"png": "jpeg", "pdf": "txt", "wav": "mp3", "mp4": "webm"}
+
+
+class ChangesMediaType(_Mutant):
+    """States another media type for every media item (Gemini mimeType, Bedrock and OpenAI
+    audio format, data-URL type, Anthropic media_type), the bytes unchanged."""
+
+    name = "mutant-changes-media-type"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def swap(value: Any, key: str = "") -> Any:
+            if isinstance(value, str):
+                if value in _OTHER_TYPE:
+                    return _OTHER_TYPE[value]
+                if key == "format" and value in _OTHER_FORMAT:
+                    return _OTHER_FORMAT[value]
+                for old, new in _OTHER_TYPE.items():
+                    if value.startswith(f"data:{old};"):
+                        return f"data:{new};" + value.removeprefix(f"data:{old};")
+                return value
+            if isinstance(value, dict):
+                return {k: swap(v, k) for k, v in value.items()}  # type: ignore[misc]
+            if isinstance(value, list):
+                return [swap(v) for v in value]  # type: ignore[misc]
+            return value
+
+        return swap(super().render(row, history))
+
+
+class OpenAIAudioOnMistral(_Mutant):
+    """Sends OpenAI-shaped `input_audio` parts (`{"data", "format"}`) to Mistral, whose
+    AudioChunk takes a base64 string."""
+
+    name = "mutant-openai-audio-on-mistral"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        payload = super().render(row, history)
+        if row.api != "mistral":
+            return payload
+
+        def reshape(value: Any) -> Any:
+            if isinstance(value, dict):
+                block = cast("dict[str, Any]", value)
+                if block.get("type") == "input_audio" and isinstance(block.get("input_audio"), str):
+                    return {
+                        "type": "input_audio",
+                        "input_audio": {"data": block["input_audio"], "format": "wav"},
+                    }
+                return {k: reshape(v) for k, v in block.items()}
+            if isinstance(value, list):
+                return [reshape(v) for v in value]  # type: ignore[misc]
+            return value
+
+        return reshape(payload)
+
+
+class ChangesHistoryInPlace(_Mutant):
+    """Renders correctly, then removes the media from the history it was given, in place."""
+
+    name = "mutant-changes-history-in-place"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        try:
+            return super().render(row, canonical.load(canonical.dump(history)))
+        finally:
+            for item in history:
+                content = getattr(item, "content", None)
+                if isinstance(content, list):
+                    parts = cast("list[Part]", content)
+                    parts[:] = [p for p in parts if isinstance(p, Text)]
+
+
+def _download(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=10) as response:  # the loopback fixture host
+        return cast("bytes", response.read())
+
+
+def _fetch_urls(history: History, keep: bool) -> History:
+    """Fetch every URL media item; with `keep`, carry the bytes instead, else drop it."""
+
+    def fetched(parts: list[Part]) -> list[Part]:
+        out: list[Part] = []
+        for part in parts:
+            if isinstance(part, Text) or part.url is None:
+                out.append(part)
+                continue
+            data = _download(part.url)
+            if keep:
+                out.append(part.model_copy(update={"data": data, "url": None}))
+        return out
+
+    return _map_tool_content(history, fetched)
+
+
+class DownloadsThenDrops(_Mutant):
+    """Downloads every URL media item, then sends the request without it."""
+
+    name = "mutant-downloads-then-drops"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        return super().render(row, _fetch_urls(history, keep=False))
+
+
+class DownloadsAndInlines(_Mutant):
+    """Downloads every URL media item and sends its bytes: what `refuse-or-download` allows."""
+
+    name = "mutant-downloads-and-inlines"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        return super().render(row, _fetch_urls(history, keep=True))
+
+
+class SendsUrlWithoutUrlForm(_Mutant):
+    """Sends media by URL whatever the api takes: as if every type had a URL form."""
+
+    name = "mutant-sends-url-without-url-form"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        profiles, render = MAPPERS[row.api]
+        profile = profiles[row.family]
+        every = frozenset({"image", "document", "audio", "video"})
+        loose = replace(profile, model=row.model, url=profile.url | every)
+        try:
+            return render(loose, history)
+        except (AssertionError, UnsupportedContent):  # the mapper has no URL shape to write
+            return super().render(row, history)

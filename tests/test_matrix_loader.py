@@ -72,7 +72,8 @@ def errors_of(path: str | Path) -> list[LocatedError]:
             "unknown_expectation",
             16,
             28,
-            "'nativ' is not a valid expectation; use one of: native, fallback, unsupported",
+            "'nativ' is not a valid expectation; use one of: native, fallback, unsupported,"
+            " refuse-or-download",
         ),
         (
             "unknown_known",
@@ -88,7 +89,7 @@ def errors_of(path: str | Path) -> list[LocatedError]:
             " — every cell must be declared (expect, known, cite)",
         ),
         ("missing_content_type", 9, 5, "cells: missing content type 'audio'"),
-        ("missing_source", 17, 7, "cells.image: missing source 'url'"),
+        ("missing_source", 14, 7, "cells.image: missing source 'url'"),
         (
             "unknown_key_row",
             9,
@@ -113,7 +114,7 @@ def errors_of(path: str | Path) -> list[LocatedError]:
         ("unknown_citation", 24, 59, "unknown citation 'c2'; add it under `citations`"),
         ("unknown_api", 7, 3, "unknown api 'openai' in row id"),
         ("bad_row_id", 7, 3, "row id 'gpt-4o' must be '<api>/<family>'"),
-        ("source_not_listed", 14, 9, "source 'url' is not listed in the top-level `sources`"),
+        ("source_not_listed", 18, 9, "source 'url' is not listed in the top-level `sources`"),
         (
             "deviation_unknown_cell",
             33,
@@ -126,6 +127,13 @@ def errors_of(path: str | Path) -> list[LocatedError]:
         ("merge_defect", 12, 60, "unknown citation 'c9'"),
         ("reused_anchor", 28, 19, "anchor '&none' is defined twice (first defined on line 24)"),
         ("empty", 1, 1, "the file is empty"),
+        ("text_url", 14, 9, "cells.text: text has one source: remove 'url' under text"),
+        (
+            "refuse_or_download_inline",
+            23,
+            28,
+            "'refuse-or-download' is for url cells only, not inline ones",
+        ),
     ],
 )
 def test_bad_input_is_located(name: str, line: int, col: int, phrase: str) -> None:
@@ -253,12 +261,14 @@ def test_the_matrix_covers_every_api_and_source(matrix: Matrix) -> None:
     assert matrix.sources == SOURCES
     for row_id, row in matrix.rows.items():
         for content_type in CONTENT_TYPES:
-            assert set(row.cells.get(content_type)) == {"inline", "url"}, (row_id, content_type)
+            sources = {"inline"} if content_type == "text" else {"inline", "url"}
+            assert set(row.cells.get(content_type)) == sources, (row_id, content_type)
 
 
 def test_every_row_declares_every_cell_once(matrix: Matrix) -> None:
     cells = matrix.cells()
-    assert len(cells) == len(matrix.rows) * len(CONTENT_TYPES) * len(matrix.sources) * 2
+    per_row = (len(CONTENT_TYPES) * len(matrix.sources) - (len(matrix.sources) - 1)) * 2
+    assert len(cells) == len(matrix.rows) * per_row
     assert len({c.id for c in cells}) == len(cells)
 
 
@@ -285,10 +295,21 @@ def test_both_styles_expect_the_same(matrix: Matrix) -> None:
     assert all(len(expects) == 1 for expects in by_place.values())
 
 
-def test_text_has_no_source(matrix: Matrix) -> None:
-    """Text cannot be given by URL, so its url cells repeat its inline ones."""
+def test_text_has_one_source(matrix: Matrix) -> None:
+    """Text cannot be given by URL: its cells are inline only, so no verdict counts twice."""
     for row in matrix.rows.values():
-        assert row.cells.text["url"] == row.cells.text["inline"]
+        assert set(row.cells.text) == {"inline"}
+    assert not [c.id for c in matrix.all_cells() if c.content_type == "text" and c.source == "url"]
+
+
+def test_refuse_or_download_cells_know_their_inline_cell(matrix: Matrix) -> None:
+    either = [c for c in matrix.cells() if c.expect == "refuse-or-download"]
+    assert either, "the matrix has url cells whose api has no URL form"
+    for cell in either:
+        assert cell.source == "url"
+        inline = matrix.cell(cell.id.replace("/url/", "/inline/"))
+        assert cell.inline_expect == inline.expect != "refuse-or-download"
+    assert all(c.inline_expect is None for c in matrix.all_cells() if c not in either)
 
 
 def test_every_row_has_an_error_result(matrix: Matrix) -> None:
@@ -327,7 +348,8 @@ def test_error_cell_spec_fields(matrix: Matrix) -> None:
 
 def test_cells_order(matrix: Matrix) -> None:
     order = [(c.row_id, c.content_type, c.source, c.style) for c in matrix.cells()]
-    assert order == list(itertools.product(matrix.rows, CONTENT_TYPES, matrix.sources, STYLES))
+    every = itertools.product(matrix.rows, CONTENT_TYPES, matrix.sources, STYLES)
+    assert order == [o for o in every if o[1] != "text" or o[2] == "inline"]
 
 
 def test_cell_spec_fields_and_id(matrix: Matrix) -> None:
@@ -419,11 +441,13 @@ def test_vocabulary() -> None:
     assert CONTENT_TYPES == ("text", "image", "document", "audio", "video")
     assert SOURCES == ("inline", "url")
     assert STYLES == ("result", "prompt")
-    assert EXPECTATIONS == ("native", "fallback", "unsupported")
+    assert EXPECTATIONS == ("native", "fallback", "unsupported", "refuse-or-download")
     assert ERROR_EXPECTATIONS == ("flag", "text")
     assert KNOWN == ("doc", "sdk", "third-party", "uncertain")
-    assert "stringified" in OUTCOMES
-    assert len(OUTCOMES) == 8
+    assert {"crashed", "malformed", "duplicated", "altered: media type", "altered: bytes"} <= set(
+        OUTCOMES
+    )
+    assert len(OUTCOMES) == len(set(OUTCOMES)) == 13
     assert len(ROW_API_NAMES) == 10
 
 
@@ -439,6 +463,7 @@ def test_json_schema_lets_editors_complete_keys() -> None:
     assert list(schema["properties"]["rows"]["patternProperties"]) == [ROW_ID_PATTERN]
     assert schema["properties"]["rows"]["additionalProperties"] is False
     assert list(defs["RowCells"]["properties"]["image"]["properties"]) == list(SOURCES)
+    assert list(defs["RowCells"]["properties"]["text"]["properties"]) == ["inline"]
     assert schema["$schema"].startswith("https://json-schema.org/")
 
 

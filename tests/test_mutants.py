@@ -8,25 +8,39 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from conformance import scenarios
 from conformance.checks import CellRun, Check, applicable_checks, evaluate, run_cell
+from conformance.errors import NoRequestSent
 from conformance.history import Message, ToolCall, ToolResult
 from conformance.matrix import CellSpec, Matrix, load_matrix
 from conformance.observe import observe
 from conformance.scenarios import fixture_part
 from conformance.targets.base import RowRef, Target
 from conformance.targets.reference import ReferenceTarget
+from conformance.toolkit import fixture_host
 from mutants import (
     AddsMarkerToText,
+    ChangesHistoryInPlace,
+    ChangesMediaType,
     ChangesWhitespace,
+    DownloadsAndInlines,
+    DownloadsThenDrops,
     DropsMedia,
     ForgetsErrorFlag,
     LosesProvenanceInStorage,
     MarkerNamesWrongCall,
     NativeEverywhere,
+    OpenAIAudioOnMistral,
+    RaisesWrongType,
+    SendsMediaTwice,
+    SendsUrlWithoutUrlForm,
+    StorageStopsRefusing,
     SwallowsUnsupported,
+    TruncatesBytes,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,7 +95,7 @@ def test_marker_added_to_text_is_caught(matrix: Matrix) -> None:
 
     # Tool text is the fixture in text cells, and the short result text of the prompt style.
     def has_tool_text(c: CellSpec) -> bool:
-        rendered = c.expect != "unsupported"
+        rendered = c.expect not in ("unsupported", "refuse-or-download")
         return rendered and (c.content_type == "text" or c.style == "prompt")
 
     rendered = _ids(matrix, "text-identical", has_tool_text)
@@ -116,6 +130,7 @@ def test_media_sent_natively_where_not_accepted_is_caught(matrix: Matrix) -> Non
     fallback = _ids(matrix, "outcome", lambda c: c.expect == "fallback")
     assert fallback, "the matrix has fallback cells to test this on"
     assert _failing(runs, "outcome") == fallback
+    assert _failing(runs, "api-accepts") == fallback
     assert {r.observation.outcome for r in runs if r.cell.id in fallback} == {"native"}
 
 
@@ -125,6 +140,8 @@ def test_swallowed_unsupported_error_is_caught(matrix: Matrix) -> None:
     assert _failing(runs, "unsupported-raises") == unsupported
     assert _failing(runs, "no-silent-loss") == unsupported
     assert _failing(runs, "outcome") == unsupported
+    # what it sent holds none of the refused media, so api-accepts has nothing to object to
+    assert _failing(runs, "api-accepts") == set()
 
 
 def test_marker_naming_the_wrong_call_is_caught(matrix: Matrix) -> None:
@@ -161,3 +178,175 @@ def test_a_forgotten_error_flag_is_caught(matrix: Matrix) -> None:
     assert _failing(runs, "error-flag") == flagged
     # Rows without a flag carry the text as is, and that is all a target can do there.
     assert _failing(runs, "text-identical") & {c.id for c in matrix.error_cells()} == set()
+
+
+# --- verdicts that hold on frameworks we did not write --------------------------------------
+
+
+def _refusing(c: CellSpec) -> bool:
+    return c.expect in ("unsupported", "refuse-or-download")
+
+
+def _rendered_media(c: CellSpec) -> bool:
+    return c.content_type != "text" and c.error is None and not _refusing(c)
+
+
+def _outcomes(runs: list[CellRun], cells: set[str]) -> set[str]:
+    return {r.observation.outcome for r in runs if r.cell.id in cells}
+
+
+def test_a_wrong_exception_type_is_crashed_not_raised(matrix: Matrix) -> None:
+    runs = _runs(RaisesWrongType(), matrix)
+    refusing = _ids(matrix, "unsupported-raises", lambda c: True)
+    assert refusing == {c.id for c in matrix.all_cells() if _refusing(c)}
+    assert _failing(runs, "unsupported-raises") == refusing
+    assert _failing(runs, "outcome") == refusing
+    assert _outcomes(runs, refusing) == {"crashed"}
+    run = next(r for r in runs if r.cell.id in refusing)
+    assert run.observation.raised is not None
+    assert run.observation.raised.startswith("ValueError: cannot send this")
+    assert (
+        "declared refusal types: UnsupportedContent" in evaluate(run, "unsupported-raises").detail
+    )
+
+
+def test_a_declared_refusal_type_of_the_target_counts() -> None:
+    class Refuses(RaisesWrongType):
+        refusal_types = (ValueError,)
+
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    cell = matrix.cell("anthropic/claude-sonnet-4/audio/inline/result")
+    run = run_cell(Refuses(), cell)
+    assert run.observation.outcome == "raised"
+    assert evaluate(run, "unsupported-raises").passed
+
+
+def test_the_suites_own_error_never_counts_as_a_refusal() -> None:
+    class RaisesSuiteError(ReferenceTarget):
+        refusal_types = (Exception,)
+
+        def render(self, row: RowRef, history: list[Any]) -> Any:
+            raise NoRequestSent("nothing was sent")
+
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    run = run_cell(RaisesSuiteError(), matrix.cell("anthropic/claude-sonnet-4/audio/inline/result"))
+    assert run.observation.outcome == "crashed"
+    assert not evaluate(run, "unsupported-raises").passed
+
+
+def test_a_storage_path_that_stops_refusing_is_caught(matrix: Matrix) -> None:
+    runs = _runs(StorageStopsRefusing(), matrix)
+    refusing = _ids(matrix, "unsupported-raises", lambda c: True)
+    assert _failing(runs, "unsupported-raises") == refusing
+    run = next(r for r in runs if r.cell.id in refusing)
+    assert "after storage: sent a request instead of refusing" in (
+        evaluate(run, "unsupported-raises").detail
+    )
+
+
+def test_media_sent_twice_is_duplicated(matrix: Matrix) -> None:
+    runs = _runs(SendsMediaTwice(), matrix)
+    media = _ids(matrix, "outcome", _rendered_media)
+    assert _failing(runs, "no-silent-loss") == media
+    assert _failing(runs, "outcome") == media
+    assert _outcomes(runs, media) == {"duplicated"}
+
+
+def _states_a_type(matrix: Matrix) -> set[str]:
+    """Rendered media cells whose reference payload states the item's media type."""
+    out: set[str] = set()
+    for cell in matrix.cells():
+        if not _rendered_media(cell):
+            continue
+        run = run_cell(ReferenceTarget(), cell)
+        assert run.view is not None
+        slots = [p for r in run.view.tool_results for p in r.parts]
+        slots += [p for m in run.view.messages for p in m.parts]
+        if any(p.kind == cell.content_type and p.media_type for p in slots):
+            out.add(cell.id)
+    return out
+
+
+def test_a_changed_media_type_is_caught(matrix: Matrix) -> None:
+    runs = _runs(ChangesMediaType(), matrix)
+    stated = _states_a_type(matrix)
+    inline = _ids(matrix, "outcome", lambda c: _rendered_media(c) and c.source == "inline")
+    assert len(stated & inline) >= len(inline) - 2, "nearly every inline item states its type"
+    assert _failing(runs, "no-silent-loss") == stated
+    assert _failing(runs, "outcome") == stated
+    assert _outcomes(runs, stated) == {"altered: media type"}
+
+
+def test_truncated_bytes_are_altered_bytes(matrix: Matrix) -> None:
+    runs = _runs(TruncatesBytes(), matrix)
+    inline = _ids(matrix, "outcome", lambda c: _rendered_media(c) and c.source == "inline")
+    assert _failing(runs, "no-silent-loss") == inline
+    assert _outcomes(runs, inline) == {"altered: bytes"}
+
+
+def test_an_undefined_part_shape_is_malformed(matrix: Matrix) -> None:
+    runs = _runs(OpenAIAudioOnMistral(), matrix)
+    run = run_cell(ReferenceTarget(), matrix.cell("mistral/voxtral-small/audio/inline/result"))
+    assert run.observation.outcome == "fallback-marked", "the reference sends Mistral's shape"
+    audio = _ids(
+        matrix, "api-accepts", lambda c: c.api == "mistral" and c.id.endswith("audio/inline/result")
+    ) | _ids(matrix, "api-accepts", lambda c: c.api == "mistral" and "/audio/inline/" in c.id)
+    sent = {c for c in audio if matrix.cell(c).expect != "unsupported"}
+    assert sent, "the matrix has Mistral audio cells that render"
+    assert _failing(runs, "api-accepts") == sent
+    assert _failing(runs, "no-silent-loss") == sent
+    assert _outcomes(runs, sent) == {"malformed"}
+    bad = next(r for r in runs if r.cell.id in sent)
+    assert bad.observation.malformed is not None
+    assert ".input_audio: expected a string, got dict" in bad.observation.malformed
+    assert bad.first.payload is not None, "the payload is still there to snapshot"
+
+
+def test_a_history_changed_in_place_is_reported(matrix: Matrix) -> None:
+    runs = _runs(ChangesHistoryInPlace(), matrix)
+    media = _ids(matrix, "no-silent-loss", lambda c: c.content_type != "text")
+    assert _failing(runs, "no-silent-loss") == media
+    # the payload itself is right: only the history the target was given changed
+    assert _failing(runs, "outcome") == set()
+    run = next(r for r in runs if r.cell.id in media)
+    assert "changed the history it was given, in place" in evaluate(run, "no-silent-loss").detail
+
+
+@pytest.fixture
+def served_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Scenario URLs on the suite's fixture host, so a target's downloads are seen."""
+    monkeypatch.setattr(scenarios, "URL_BASE", fixture_host().url(""))
+
+
+@pytest.mark.usefixtures("served_urls")
+def test_a_url_downloaded_then_dropped_is_caught(matrix: Matrix) -> None:
+    runs = _runs(DownloadsThenDrops(), matrix)
+    url_media = _ids(matrix, "no-silent-loss", lambda c: c.source == "url")
+    assert _failing(runs, "no-silent-loss") == url_media
+    assert _outcomes(runs, url_media) == {"dropped"}
+    assert {r.observation.url for r in runs if r.cell.id in url_media} == {"downloaded"}
+
+
+@pytest.mark.usefixtures("served_urls")
+def test_downloading_satisfies_refuse_or_download(matrix: Matrix) -> None:
+    runs = _runs(DownloadsAndInlines(), matrix)
+    either = {c.id for c in matrix.cells() if c.expect == "refuse-or-download"}
+    assert either, "the matrix has refuse-or-download cells"
+    for check in ("outcome", "unsupported-raises", "api-accepts", "no-silent-loss"):
+        assert _failing(runs, check) & either == set(), check
+    carried = {r.cell.id for r in runs if r.cell.id in either and r.observation.outcome != "raised"}
+    assert carried, "some refuse-or-download cells are carried as bytes"
+    assert {r.observation.url for r in runs if r.cell.id in carried} == {"downloaded"}
+
+
+def test_refuse_or_download_is_not_a_pass_for_lost_bytes(matrix: Matrix) -> None:
+    """Sending the URL where the api has no URL form fails api-accepts and the outcome."""
+    runs = _runs(SendsUrlWithoutUrlForm(), matrix)
+    either = {c.id for c in matrix.cells() if c.expect == "refuse-or-download"}
+    sent = {r.cell.id for r in runs if r.cell.id in either and r.observation.url == "sent-url"}
+    assert {i.split("/")[0] for i in sent} >= {"gemini", "openai-chat"}
+    assert _failing(runs, "api-accepts") == sent
+    assert _failing(runs, "outcome") & either == sent
+    assert _failing(runs, "unsupported-raises") & either == sent
+    run = next(r for r in runs if r.cell.id in sent)
+    assert "sent as a URL" in evaluate(run, "api-accepts").detail

@@ -11,10 +11,12 @@ import json
 from typing import Any
 
 from conformance import marker
-from conformance.errors import UnsupportedContent
+from conformance.errors import NoRequestSent, UnsupportedContent
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
-from conformance.observe import observe
+from conformance.matrix import LOSSY, SEVERITY
+from conformance.observe import observe, refusal_types_of
 from conformance.scenarios import TEXT_FIXTURE, fixture_part, scenario
+from conformance.toolkit import fixture_host
 
 IMAGE = fixture_part("image")
 assert isinstance(IMAGE, Image)
@@ -249,3 +251,250 @@ def test_the_cell_outcome_is_the_worst_item() -> None:
     observation = observe("openai-chat", history, payload, None)
     assert [i.outcome for i in observation.items] == ["native", "dropped"]
     assert observation.outcome == "dropped"
+
+
+# --- typed refusals, exact media accounting, malformed payloads, URLs ------------------------
+
+
+def test_only_a_declared_refusal_type_is_raised() -> None:
+    error = ValueError("cannot send audio\nsecond line")
+    crashed = observe("cohere", IMAGE_HISTORY, None, error)
+    assert crashed.outcome == "crashed"
+    assert crashed.raised == "ValueError: cannot send audio"
+    assert crashed.refusal is None
+    typed = observe("cohere", IMAGE_HISTORY, None, error, refusal_types=(ValueError,))
+    assert typed.outcome == "raised"
+    assert typed.refusal == "builtins.ValueError"
+
+
+def test_the_suites_own_errors_are_never_a_refusal() -> None:
+    error = NoRequestSent("nothing was sent")
+    observation = observe("cohere", IMAGE_HISTORY, None, error, refusal_types=(Exception,))
+    assert observation.outcome == "crashed"
+
+
+def test_refusal_types_fall_back_to_unsupported_error_then_unsupported_content() -> None:
+    class Declares:
+        refusal_types = (KeyError, ValueError)
+
+    class Older:
+        unsupported_error = LookupError
+
+    assert refusal_types_of(Declares()) == (KeyError, ValueError)
+    assert refusal_types_of(Older()) == (LookupError,)
+    assert refusal_types_of(object()) == (UnsupportedContent,)
+
+
+def test_media_sent_twice_is_duplicated() -> None:
+    payload = chat(tool(""), user(text(MARK), IMAGE_PART, IMAGE_PART))
+    observation = observe("openai-chat", IMAGE_HISTORY, payload, None)
+    assert observation.outcome == "duplicated"
+    assert observation.items[0].placed == "fallback-marked"
+    assert "2 times" in observation.items[0].detail
+
+
+def test_the_same_bytes_from_two_calls_are_not_duplicates() -> None:
+    history: History = [
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="call_1", name="get_image"),
+        ToolCall(tool_call_id="call_2", name="get_image"),
+        ToolResult(tool_call_id="call_1", name="get_image", content=[IMAGE]),
+        ToolResult(tool_call_id="call_2", name="get_image", content=[IMAGE]),
+    ]
+    two = marker.render("get_image", "call_2")
+    payload = chat(
+        tool(""),
+        {"role": "tool", "tool_call_id": "call_2", "content": ""},
+        user(text(MARK), IMAGE_PART, text(two), IMAGE_PART),
+    )
+    payload["messages"][0]["content"] = "go"
+    payload["messages"][1]["tool_calls"].append(
+        {"id": "call_2", "type": "function", "function": {"name": "get_image", "arguments": "{}"}}
+    )
+    observation = observe("openai-chat", history, payload, None)
+    assert [i.outcome for i in observation.items] == ["fallback-marked", "fallback-marked"]
+    assert [i.where for i in observation.items] == [
+        "messages[4].content[1]",
+        "messages[4].content[3]",
+    ]
+
+
+def test_a_wrong_data_url_type_is_altered_media_type() -> None:
+    wrong = {"type": "image_url", "image_url": {"url": DATA_URL.replace("png", "jpeg", 1)}}
+    observation = observe(
+        "openai-chat", IMAGE_HISTORY, chat(tool(""), user(text(MARK), wrong)), None
+    )
+    assert observation.outcome == "altered: media type"
+    assert "'image/jpeg'" in observation.items[0].detail
+
+
+def gemini(*parts: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "contents": [
+            {"role": "user", "parts": [{"text": "Call the tool, then describe what it returned."}]},
+            {"role": "model", "parts": [{"functionCall": {"id": "call_1", "name": "get_image"}}]},
+            {"role": "user", "parts": list(parts)},
+        ]
+    }
+
+
+def test_a_wrong_gemini_mime_type_is_altered_media_type() -> None:
+    response: dict[str, Any] = {
+        "functionResponse": {
+            "id": "call_1",
+            "name": "get_image",
+            "response": {},
+            "parts": [{"inlineData": {"mimeType": "image/webp", "data": B64}}],
+        }
+    }
+    assert outcome_of(IMAGE_HISTORY, gemini(response), "gemini") == "altered: media type"
+
+
+def bedrock(image: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "modelId": "m",
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"text": "Call the tool, then describe what it returned."}],
+            },
+            {
+                "role": "assistant",
+                "content": [{"toolUse": {"toolUseId": "call_1", "name": "get_image", "input": {}}}],
+            },
+            {
+                "role": "user",
+                "content": [{"toolResult": {"toolUseId": "call_1", "content": [{"image": image}]}}],
+            },
+        ],
+    }
+
+
+def test_a_wrong_bedrock_format_is_altered_media_type() -> None:
+    payload = bedrock({"format": "gif", "source": {"bytes": B64}})
+    assert outcome_of(IMAGE_HISTORY, payload, "bedrock-converse") == "altered: media type"
+
+
+def test_corrupt_bedrock_bytes_are_altered_bytes_not_dropped() -> None:
+    payload = bedrock({"format": "png", "source": {"bytes": "%%% not base64 %%%"}})
+    observation = observe("bedrock-converse", IMAGE_HISTORY, payload, None)
+    assert observation.outcome == "altered: bytes"
+    assert "do not decode" in observation.items[0].detail
+
+
+def test_truncated_media_is_altered_bytes_not_stringified() -> None:
+    half = base64.b64encode(PNG[: len(PNG) // 2]).decode()
+    cut = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{half}"}}
+    observation = observe("openai-chat", IMAGE_HISTORY, chat(tool(""), user(text(MARK), cut)), None)
+    assert observation.outcome == "altered: bytes"
+    assert observation.items[0].placed == "fallback-marked"
+
+
+def test_filler_text_next_to_carried_media_is_not_a_note() -> None:
+    """One call's media carried with the provider's own filler text; the other call's media
+    dropped: that one is dropped, not `noted` by the first one's filler."""
+    other = IMAGE.model_copy(update={"data": PNG + b"\0", "identifier": "other.png"})
+    history: History = [
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="call_1", name="get_image"),
+        ToolResult(tool_call_id="call_1", name="get_image", content=[IMAGE, other]),
+    ]
+    payload = chat(tool(""), user(text(MARK), text("Here is the image:"), IMAGE_PART))
+    payload["messages"][0]["content"] = "go"
+    observation = observe("openai-chat", history, payload, None)
+    assert [i.outcome for i in observation.items] == ["fallback-marked", "dropped"]
+
+
+def test_an_undefined_part_shape_is_malformed_with_its_path() -> None:
+    """OpenAI's `input_audio` object sent to Mistral, whose AudioChunk takes a string."""
+    history = scenario("audio", "inline", "result")
+    audio = {"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}
+    payload = chat(tool(""), user(text(marker.render("get_audio", "call_1")), audio))
+    observation = observe("mistral", history, payload, None)
+    assert observation.outcome == "malformed"
+    assert observation.malformed == (
+        "messages[3].content[1].input_audio: expected a string, got dict"
+    )
+    assert observation.detail.startswith("malformed payload at messages[3].content[1]")
+
+
+def url_history(name: str = "chart.png") -> History:
+    part = IMAGE.model_copy(update={"data": None, "url": fixture_host().url(name)})
+    return [
+        Message(role="user", content="Call the tool, then describe what it returned."),
+        ToolCall(tool_call_id="call_1", name="get_image"),
+        ToolResult(tool_call_id="call_1", name="get_image", content=[part]),
+    ]
+
+
+def test_a_url_sent_as_a_url() -> None:
+    history = url_history()
+    sent = {"type": "image_url", "image_url": {"url": fixture_host().url("chart.png")}}
+    observation = observe("openai-chat", history, chat(tool(""), user(text(MARK), sent)), None)
+    assert (observation.outcome, observation.url) == ("fallback-marked", "sent-url")
+    assert observation.items[0].sent_as == "url"
+
+
+def test_a_url_downloaded_and_sent_as_bytes() -> None:
+    history = url_history()
+    fetched = ["/conformance/chart.png"]
+    payload = chat(tool(""), user(text(MARK), IMAGE_PART))
+    observation = observe("openai-chat", history, payload, None, fetched=fetched)
+    assert (observation.outcome, observation.url) == ("fallback-marked", "downloaded")
+    assert observation.items[0].sent_as == "bytes"
+
+
+def test_a_url_downloaded_then_dropped_or_refused() -> None:
+    history = url_history()
+    fetched = ["/conformance/chart.png"]
+    dropped = observe("openai-chat", history, chat(tool("")), None, fetched=fetched)
+    assert (dropped.outcome, dropped.url) == ("dropped", "downloaded")
+    error = UnsupportedContent(
+        api="a", model="m", content_type="image", tool_name="t", tool_call_id="c", reason="r"
+    )
+    refused = observe("openai-chat", history, None, error)
+    assert (refused.outcome, refused.url) == ("raised", "not-fetched")
+
+
+def test_a_downloaded_url_whose_bytes_changed_is_altered_bytes() -> None:
+    history = url_history()
+    half = base64.b64encode(PNG[: len(PNG) // 2]).decode()
+    cut = {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{half}"}}
+    payload = chat(tool(""), user(text(MARK), cut))
+    observation = observe("openai-chat", history, payload, None, fetched=["/conformance/chart.png"])
+    assert (observation.outcome, observation.url) == ("altered: bytes", "downloaded")
+
+
+def test_a_broken_marker_names_no_call() -> None:
+    broken = text('<conformance:tool_return tool_name="get "x"" tool_call_id="call_1" />')
+    history = [*IMAGE_HISTORY[:1], ToolCall(tool_call_id="call_1", name='get "x"')]
+    history.append(ToolResult(tool_call_id="call_1", name='get "x"', content=[IMAGE]))
+    payload = chat(tool(""), user(broken, IMAGE_PART), name='get "x"')
+    assert outcome_of(history, payload) == "fallback-unmarked"
+
+
+def test_severity_is_worst_first_and_lossy_is_documented() -> None:
+    assert SEVERITY[:3] == ("crashed", "malformed", "dropped")
+    assert SEVERITY.index("altered: bytes") < SEVERITY.index("duplicated")
+    assert SEVERITY.index("duplicated") < SEVERITY.index("fallback-unmarked")
+    assert SEVERITY[-2:] == ("native", "raised")
+    assert frozenset(SEVERITY[: SEVERITY.index("fallback-unmarked")]) == LOSSY
+
+
+def test_media_in_a_block_type_the_api_does_not_define_is_malformed() -> None:
+    """A `video_url` part (not a Chat Completions type) holding the history's video: found,
+    but in a shape the api does not define."""
+    history = scenario("video", "inline", "result")
+    video = fixture_part("video")
+    assert video.type == "video"
+    assert video.data is not None
+    url = f"data:video/mp4;base64,{base64.b64encode(video.data).decode()}"
+    block = {"type": "video_url", "video_url": {"url": url}}
+    mark = text(marker.render("get_video", "call_1"))
+    payload = chat(tool(""), user(mark, block), name="get_video")
+    observation = observe("openai-chat", history, payload, None)
+    assert observation.outcome == "malformed"
+    assert observation.malformed is None, "the payload itself was read"
+    item = observation.items[0]
+    assert (item.where, item.placed) == ("messages[3].content[1]", "fallback-marked")
+    assert "'video_url' block, which openai-chat does not define" in item.detail

@@ -34,6 +34,8 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
                 continue
             ct_loc: _Loc = ("rows", row_id, "cells", content_type)
             for source in declared or ():
+                if content_type == "text" and source != "inline":
+                    continue
                 if source not in sources:
                     problems.append(
                         _Problem(
@@ -56,9 +58,14 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
                         )
                     )
                     continue
+                if content_type == "text" and source != "inline":
+                    continue  # the model refuses it: text has one source
                 for style, cell in _items(styles):
                     if style in STYLES:
                         cell_ids.append(f"{row_id}/{content_type}/{source}/{style}")
+                    problems.extend(
+                        _check_refuse_or_download(cell, source, sources, (*ct_loc, source, style))
+                    )
                     cite = _get(cell, "cite")
                     if isinstance(cite, str) and cite and cite_ids is not None:
                         problems.extend(_check_cite(cite, cite_ids, (*ct_loc, source, style)))
@@ -99,6 +106,38 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
             else:
                 first_index[cell_id] = index
     return problems
+
+
+def _check_refuse_or_download(
+    cell: object, source: object, sources: Mapping[Any, object], cell_loc: _Loc
+) -> list[_Problem]:
+    """`refuse-or-download` only on url cells, and only where the inline cell it refers to
+    exists."""
+    if _get(cell, "expect") != "refuse-or-download":
+        return []
+    loc: _Loc = (*cell_loc, "expect")
+    if source != "url":
+        return [
+            _Problem(
+                loc,
+                "value",
+                f"'refuse-or-download' is for url cells only, not {source} ones: it says"
+                " the api has no URL form, so a target refuses or downloads the URL; use native,"
+                " fallback or unsupported here",
+                loc,
+            )
+        ]
+    if _as_mapping(sources.get("inline")) is None:
+        return [
+            _Problem(
+                loc,
+                "value",
+                "'refuse-or-download' needs the inline cell of the same content type and style"
+                " (a download is judged by it); declare `inline` here",
+                loc,
+            )
+        ]
+    return []
 
 
 def _check_cite(cite: str, cite_ids: list[str], cell_loc: _Loc) -> list[_Problem]:

@@ -257,6 +257,15 @@ def _from_pydantic(err: ErrorDetails) -> _Problem:
         if kind == "matrix_rule":
             return _Problem(key_loc, "key", _ctx_message(err), key_loc)
         level = _LEVELS.get(_level(key_loc[:-1]) or "")
+        if kind == "literal_error" and key_loc[:1] == ("rows",) and key_loc[-2:-1] == ("text",):
+            return _Problem(
+                key_loc,
+                "key",
+                f"text has one source: remove {value!r} under text (text cells are inline"
+                " only; a URL to text is a document, and a text url cell would repeat the"
+                " inline one)",
+                key_loc[:-1],
+            )
         if kind == "literal_error" and level is not None:
             return _Problem(key_loc, "key", _unknown_key(level, value), key_loc[:-1])
         if kind == "string_type":

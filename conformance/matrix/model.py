@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import Annotated, Final, Literal
+from typing import Annotated, Final, Literal, cast
 
 from pydantic import (
     AfterValidator,
@@ -37,6 +37,7 @@ from conformance.matrix.vocabulary import (
     Outcome,
     Source,
     Style,
+    TextSource,
 )
 
 _SKIP_CROSS_CHECKS: Final = "conformance.matrix.skip-cross-checks"
@@ -134,9 +135,10 @@ class Styles(_Frozen):
 
 
 class RowCells(_Frozen):
-    """All five content types of a row, each declaring every listed source."""
+    """All five content types of a row, each declaring every listed source; text declares
+    `inline` only (text has one source: a URL to text is a document)."""
 
-    text: dict[Source, Styles]
+    text: dict[TextSource, Styles]
     image: dict[Source, Styles]
     document: dict[Source, Styles]
     audio: dict[Source, Styles]
@@ -144,7 +146,7 @@ class RowCells(_Frozen):
 
     def get(self, content_type: ContentType) -> dict[Source, Styles]:
         return {
-            "text": self.text,
+            "text": cast("dict[Source, Styles]", self.text),
             "image": self.image,
             "document": self.document,
             "audio": self.audio,
@@ -195,6 +197,9 @@ class CellSpec:
     cite_id: str
     note: str | None
     error: ErrorExpectation | None = None
+    inline_expect: Expectation | None = None
+    """For a `refuse-or-download` cell: the expectation of the inline cell of the same row,
+    content type and style, which a target that downloads the URL must then satisfy."""
 
     @property
     def id(self) -> str:
@@ -262,9 +267,14 @@ class Matrix(_Frozen):
             for content_type in CONTENT_TYPES:
                 by_source = row.cells.get(content_type)
                 for source in self.sources:
+                    if content_type == "text" and source != "inline":
+                        continue  # text has one source (`RowCells.text`)
                     styles = by_source[source]
                     for style in STYLES:
                         cell = styles.get(style)
+                        inline_expect: Expectation | None = None
+                        if cell.expect == "refuse-or-download":
+                            inline_expect = by_source["inline"].get(style).expect
                         specs.append(
                             CellSpec(
                                 row_id=row_id,
@@ -279,6 +289,7 @@ class Matrix(_Frozen):
                                 cite=self.citations[cell.cite],
                                 cite_id=cell.cite,
                                 note=cell.note,
+                                inline_expect=inline_expect,
                             )
                         )
         return specs

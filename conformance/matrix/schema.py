@@ -11,6 +11,7 @@ from conformance.matrix.vocabulary import (
     ROW_ID_PATTERN,
     SOURCES,
     TARGET_PATTERN,
+    TEXT_SOURCES,
 )
 
 
@@ -38,11 +39,14 @@ def json_schema() -> dict[str, Any]:
     for content_type in CONTENT_TYPES:
         prop: dict[str, Any] = defs["RowCells"]["properties"][content_type]
         styles = prop["additionalProperties"]
+        text = content_type == "text"
         defs["RowCells"]["properties"][content_type] = {
             "title": prop.get("title", content_type.title()),
-            "description": f"The {content_type} cells: one entry per source listed in `sources`.",
+            "description": "The text cells: inline only (text has one source)."
+            if text
+            else f"The {content_type} cells: one entry per source listed in `sources`.",
             "type": "object",
-            "properties": dict.fromkeys(SOURCES, styles),
+            "properties": dict.fromkeys(TEXT_SOURCES if text else SOURCES, styles),
             "additionalProperties": False,
         }
     return {

@@ -159,7 +159,10 @@ def text_part(text: str, path: str) -> WirePart:
 
 
 def inline_part(kind: PartKind, data: str, path: str, media_type: str | None = None) -> WirePart:
-    """Inline media given as a data URL or as raw base64."""
+    """Inline media given as a data URL or as raw base64; an http(s) URL where the api wants
+    bytes is reported as the reference it is (the classifier judges whether the api takes it)."""
+    if data.startswith(("http://", "https://")):
+        return WirePart(kind, path, url=data, media_type=media_type)
     if data.startswith("data:"):
         stated, hashed = data_url_digest(data)
         return WirePart(kind, path, digest=hashed, media_type=stated or media_type)
@@ -203,6 +206,7 @@ def unknown_part(type_name: str, block: Mapping[str, Any], path: str) -> WirePar
         digest=found.get("digest"),
         url=found.get("url"),
         media_type=found.get("media_type"),
+        undocumented=type_name or "a block with no type",
     )
 
 

@@ -53,6 +53,9 @@ class WirePart:
     """For media given by reference (an http(s), gs:// or s3:// URL, or a file id)."""
     media_type: str | None = None
     """The media type the payload states, if it states one."""
+    undocumented: str | None = None
+    """For a block of a type the api does not define: that type's name (the classifier calls
+    media found in one `malformed`); None for every documented part."""
 
 
 @dataclass(frozen=True)
