@@ -40,6 +40,7 @@ from conformance.checks import (
     snapshot_data,
 )
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
+from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.payload import snapshot_text
 from conformance.targets import Target, TargetError, resolve_target
 
@@ -437,6 +438,8 @@ class _Recorder:
             "targets": {t.name: t.version for t in state.targets.values()},
             "python": platform.python_version(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "as_of": matrix.as_of.isoformat(),
+            "lifecycle": lifecycle_meta(matrix),
         }
         order = (
             "kind",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+import datetime as dt
 from typing import Annotated, Final, Literal
 
 from pydantic import (
@@ -97,10 +98,21 @@ class _Frozen(BaseModel):
 
 
 class Citation(_Frozen):
-    """Where an expectation comes from, and what that source says."""
+    """Where an expectation or a lifecycle date comes from, what that source says, and the day
+    it was read (a source read on that day may say otherwise later)."""
 
     url: Annotated[str, Field(pattern=URL_PATTERN)]
     says: _Text
+    read: dt.date
+    """The day the source was read; never after the matrix's `as_of`."""
+
+
+class Dated(_Frozen):
+    """A lifecycle date of a model and the citation that announces it."""
+
+    date: dt.date
+    cite: _Text
+    """The id of an entry under `citations`."""
 
 
 class Cell(_Frozen):
@@ -156,7 +168,15 @@ class Row(_Frozen):
     """A model row: an api plus a model family, and the concrete model a request names."""
 
     model: _Text
+    """The model id a request names, as the api takes it today (with an inference-profile
+    prefix where the api requires one)."""
     note: str | None = None
+    released: Dated
+    """When the provider made this model id available."""
+    deprecated: Dated | None = None
+    """When the provider announced its retirement; absent while none is announced."""
+    shutdown: Dated | None = None
+    """The announced last day of service (requests fail from then on); absent if none."""
     error_result: ErrorCell
     """What a tool result with status error becomes on this api."""
     cells: RowCells
@@ -205,6 +225,9 @@ class Matrix(_Frozen):
     """The whole of matrix.yaml."""
 
     version: Literal[1]
+    as_of: dt.date
+    """The day the matrix was last checked against its sources: lifecycle warnings are
+    relative to it, and no citation may have been read after it."""
     sources: Annotated[tuple[Source, ...], Field(min_length=1)]
     """The sources every row declares, in the order cells are listed."""
     citations: dict[CitationId, Citation]
