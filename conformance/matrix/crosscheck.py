@@ -33,6 +33,10 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
         if isinstance(error_cite, str) and error_cite and cite_ids is not None:
             problems.extend(_check_cite(error_cite, cite_ids, ("rows", row_id, "error_result")))
         problems.extend(_check_lifecycle(row_id, row, cite_ids, as_of))
+        for index, served in enumerate(_as_list(_get(row, "served")) or ()):
+            if isinstance(served, str) and served and cite_ids is not None:
+                loc: _Loc = ("rows", row_id, "served", index)
+                problems.extend(_check_served(served, cite_ids, loc))
         for content_type, by_source in _items(_get(row, "cells")):
             sources = _as_mapping(by_source)
             if content_type not in CONTENT_TYPES or sources is None:
@@ -187,6 +191,16 @@ def _as_date(value: object) -> dt.date | None:
         except ValueError:
             return None
     return None
+
+
+def _check_served(cite: str, cite_ids: list[str], loc: _Loc) -> list[_Problem]:
+    if cite in cite_ids:
+        return []
+    message = (
+        f"unknown citation {cite!r} in served; add it under `citations` (with url, says and"
+        " read) or cite an existing one" + _did_you_mean(cite, cite_ids)
+    )
+    return [_Problem(loc, "value", message, loc)]
 
 
 def _check_cite(cite: str, cite_ids: list[str], cell_loc: _Loc) -> list[_Problem]:

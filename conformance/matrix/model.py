@@ -170,6 +170,9 @@ class Row(_Frozen):
     model: _Text
     """The model id a request names, as the api takes it today (with an inference-profile
     prefix where the api requires one)."""
+    served: Annotated[tuple[_Text, ...], Field(min_length=1)]
+    """Ids of `citations` that show this model id served on `as_of` (a model page, a
+    provider's model or deprecation list); their `read` dates say when that was seen."""
     note: str | None = None
     released: Dated
     """When the provider made this model id available."""
