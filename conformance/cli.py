@@ -137,8 +137,7 @@ def _parser() -> argparse.ArgumentParser:
         nargs="?",
         const="now",
         type=_day,
-        help="judge shutdown dates against today (or the given YYYY-MM-DD), not the matrix's"
-        " as_of",
+        help="judge shutdown dates against today (or the given YYYY-MM-DD), not the matrix's as_of",
     )
     check.set_defaults(run=_check)
 

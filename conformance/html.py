@@ -105,7 +105,9 @@ def _lifecycle_mark(row: RowReport) -> str:
     if row.status == "past-shutdown":
         return f'<span class="lifecycle past" title="shut down on {day}">⛔ shut down {day}</span>'
     if row.status == "near-shutdown":
-        return f'<span class="lifecycle near" title="shuts down on {day}">⏳ shuts down {day}</span>'
+        return (
+            f'<span class="lifecycle near" title="shuts down on {day}">⏳ shuts down {day}</span>'
+        )
     return ""
 
 

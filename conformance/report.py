@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, Literal, get_args
-
 from datetime import date as Date
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -319,7 +318,8 @@ def _render_lifecycle(report: Report) -> list[str]:
         return []
     out = ["", f"Model lifecycle on {report.as_of.isoformat()}:"]
     for row in seen.values():
-        assert row.lifecycle is not None and row.lifecycle.shutdown is not None
+        assert row.lifecycle is not None
+        assert row.lifecycle.shutdown is not None
         shutdown = row.lifecycle.shutdown.isoformat()
         if row.status == "past-shutdown":
             out.append(f"- ⛔ {md_text(row.id)} ({md_code(row.model)}) shut down on {shutdown}")

@@ -94,7 +94,8 @@ def errors_of(path: str | Path) -> list[LocatedError]:
             9,
             5,
             "unknown key 'notes' is not allowed here;"
-            " allowed keys: model, served, note, released, deprecated, shutdown, error_result, cells",
+            " allowed keys: model, served, note, released, deprecated, shutdown,"
+            " error_result, cells",
         ),
         ("unknown_key_cell", 12, 58, "unknown key 'verified' is not allowed here"),
         (

@@ -45,6 +45,11 @@ def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pyt
     assert meta["kind"] == "meta"
     assert meta["targets"] == {"reference": "0.1.0"}
     assert meta["matrix_digest"].startswith("sha256:")
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    assert meta["as_of"] == matrix.as_of.isoformat()
+    assert set(meta["lifecycle"]) == set(matrix.rows)
+    row = matrix.row(ONE_ROW.rstrip("/"))
+    assert meta["lifecycle"][ONE_ROW.rstrip("/")]["released"] == row.released.date.isoformat()
     assert end == {"kind": "end", "results": tests}
     assert {line["verdict"] for line in body} == {"pass"}
     assert {line["check"] for line in body} >= {"snapshot", "outcome", "provenance"}

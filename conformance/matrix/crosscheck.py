@@ -4,6 +4,7 @@ lifecycle dates of rows against each other and against `as_of`."""
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -130,7 +131,7 @@ def _check_lifecycle(
         when = _as_date(_get(entry, "date"))
         if when is not None:
             dates.append((key, when))
-    for (first, early), (second, late) in zip(dates, dates[1:], strict=False):
+    for (first, early), (second, late) in itertools.pairwise(dates):
         if late < early:
             loc = ("rows", str(row_id), second, "date")
             problems.append(

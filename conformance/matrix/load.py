@@ -216,7 +216,9 @@ class _Level(NamedTuple):
 _LEVELS: Final[dict[str, _Level]] = {
     "top": _Level("key", tuple(Matrix.model_fields), ""),
     "row": _Level(
-        "key", tuple(Row.model_fields), " — a row needs model, served, released, error_result and cells"
+        "key",
+        tuple(Row.model_fields),
+        " — a row needs model, served, released, error_result and cells",
     ),
     "dated": _Level(
         "key",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 from dataclasses import dataclass
-import datetime as dt
 from typing import Annotated, Final, Literal
 
 from pydantic import (
