@@ -26,6 +26,7 @@ from mutants import (
     LosesProvenanceInStorage,
     MarkerNamesWrongCall,
     NativeEverywhere,
+    SendsUnsupported,
     SwallowsUnsupported,
 )
 
@@ -119,6 +120,17 @@ def test_media_sent_natively_where_not_accepted_is_caught(matrix: Matrix) -> Non
     assert {r.observation.outcome for r in runs if r.cell.id in fallback} == {"native"}
 
 
+def test_media_sent_where_unsupported_is_caught(matrix: Matrix) -> None:
+    """The probe for uncertain refusals (docs/live-verification.md) breaks the rule it probes."""
+    runs = _runs(SendsUnsupported(), matrix)
+    unsupported = _ids(matrix, "unsupported-raises", lambda c: True)
+    sent = _failing(runs, "unsupported-raises")
+    assert sent <= unsupported
+    assert "openai-chat/gpt-audio/document/inline/result" in sent
+    assert "gemini/gemini-3/audio/url/result" in sent
+    assert _failing(runs, "outcome") >= sent
+
+
 def test_swallowed_unsupported_error_is_caught(matrix: Matrix) -> None:
     runs = _runs(SwallowsUnsupported(), matrix)
     unsupported = _ids(matrix, "unsupported-raises", lambda c: True)
@@ -145,7 +157,7 @@ def test_marker_swapped_between_parallel_calls_is_caught() -> None:
         ToolResult(tool_call_id="call_1", name="get_chart", content=[image]),
         ToolResult(tool_call_id="call_2", name="get_chart", content=[other]),
     ]
-    row = RowRef(id="openai-chat/gpt-4o", api="openai-chat", family="gpt-4o", model="gpt-4o")
+    row = RowRef(id="openai-chat/gpt-6", api="openai-chat", family="gpt-6", model="gpt-6-luna")
     good = observe("openai-chat", history, ReferenceTarget().render(row, history), None)
     assert [i.outcome for i in good.items] == ["fallback-marked", "fallback-marked"]
     bad = observe("openai-chat", history, MarkerNamesWrongCall().render(row, history), None)
