@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +281,20 @@ def test_merge_keeps_as_of_and_lifecycle(tmp_path: Path) -> None:
     )
     assert "as_of" not in plain
     assert "lifecycle" not in plain
+
+
+# --- docs/live-verification.md ----------------------------------------------------------------
+
+
+def test_the_live_verification_plan_lists_every_uncertain_cell() -> None:
+    """Each uncertain or third-party result cell has its line, with what settles it."""
+    plan = (ROOT / "docs" / "live-verification.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([^`]+/result)` \| (\w+) \|", plan, flags=re.MULTILINE))
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    doubtful = {
+        (c.id, c.expect)
+        for c in matrix.cells()
+        if c.style == "result" and c.known in ("uncertain", "third-party")
+    }
+    assert listed == doubtful
+    assert "nox -s record -- --live -k" in plan
