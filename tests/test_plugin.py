@@ -77,7 +77,7 @@ def test_a_changed_payload_fails_its_snapshot(project: pytest.Pytester) -> None:
     )
     run = project.runpytest("-k", f"{IMAGE_CELL}:snapshot")
     run.assert_outcomes(failed=1)
-    run.stdout.fnmatch_lines(["*gpt-4x*"])
+    run.stdout.fnmatch_lines(["*gpt-6-lunx*"])
 
 
 def test_a_mutant_target_gets_failing_verdicts(project: pytest.Pytester) -> None:
