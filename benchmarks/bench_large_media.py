@@ -16,8 +16,8 @@ import subprocess
 import sys
 
 ROWS = [
-    ("openai-chat/gpt-4o", "openai-chat", "gpt-4o", "gpt-4o"),
-    ("anthropic/claude-sonnet-4", "anthropic", "claude-sonnet-4", "claude-sonnet-4-5"),
+    ("openai-chat/gpt-6", "openai-chat", "gpt-6", "gpt-6-luna"),
+    ("anthropic/claude-sonnet-5", "anthropic", "claude-sonnet-5", "claude-sonnet-5-5"),
     ("gemini/gemini-3", "gemini", "gemini-3", "gemini-3-pro-preview"),
     ("bedrock-converse/claude", "bedrock-converse", "claude", "anthropic.claude"),
 ]

@@ -1,6 +1,8 @@
 """The `conformance` command: check the matrix, print its schema, render and compare results.
 
-    conformance check [matrix.yaml]
+    conformance check [matrix.yaml] [--today [YYYY-MM-DD]]
+                                                  warn on rows within 60 days of shutdown;
+                                                  exit 2 on a row past it
     conformance schema [-o matrix.schema.json]
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
@@ -16,6 +18,7 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from collections.abc import Sequence
@@ -24,7 +27,8 @@ from pathlib import Path
 from conformance import __version__
 from conformance.diff import diff_reports, render_diff
 from conformance.html import Citation, render_html
-from conformance.matrix import MatrixError, json_schema, load_matrix
+from conformance.matrix import MatrixError, json_schema, lifecycle_findings, load_matrix
+from conformance.matrix.lifecycle import located_findings
 from conformance.report import Report, badges, build_report, render_markdown
 from conformance.results import ReportError, load_results, merge_results
 
@@ -43,8 +47,23 @@ def _write(text: str, out: str | None) -> None:
 def _check(args: argparse.Namespace) -> int:
     matrix = load_matrix(args.matrix)
     cells = matrix.cells()
-    print(f"{args.matrix}: {len(matrix.rows)} model rows, {len(cells)} cells, valid")
+    findings = lifecycle_findings(matrix, args.today)
+    for line in located_findings(args.matrix, findings):
+        print(line, file=sys.stderr)
+    if any(f.severity == "error" for f in findings):
+        return 2
+    warned = f", {len(findings)} near shutdown" if findings else ""
+    print(f"{args.matrix}: {len(matrix.rows)} model rows, {len(cells)} cells, valid{warned}")
     return 0
+
+
+def _day(text: str) -> dt.date:
+    if text == "now":
+        return dt.date.today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date; use YYYY-MM-DD") from None
 
 
 def _schema(args: argparse.Namespace) -> int:
@@ -113,6 +132,13 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="validate matrix.yaml and say how many cells it has")
     check.add_argument("matrix", nargs="?", default="matrix.yaml")
+    check.add_argument(
+        "--today",
+        nargs="?",
+        const="now",
+        type=_day,
+        help="judge shutdown dates against today (or the given YYYY-MM-DD), not the matrix's as_of",
+    )
     check.set_defaults(run=_check)
 
     schema = commands.add_parser("schema", help="print the JSON Schema of matrix.yaml")

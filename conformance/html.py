@@ -82,7 +82,9 @@ def render_html(
             "<h1>Tool-result conformance report</h1>",
             f'<p class="meta">Suite {_e(report.suite_version)} · matrix'
             f" <code>{_e(report.matrix)}</code> (<code>{_e(short_digest(report.matrix_digest))}"
-            f"</code>) · run {_e(report.date.isoformat())} · Python {_e(report.python)}</p>",
+            f"</code>) · run {_e(report.date.isoformat())} · Python {_e(report.python)}"
+            + (f" · matrix as of {_e(report.as_of.isoformat())}" if report.as_of else "")
+            + "</p>",
             "</header>",
             _filters(cells),
             f'<p class="legend">{_LEGEND}</p>',
@@ -98,6 +100,20 @@ def render_html(
             "",
         ]
     )
+
+
+def _lifecycle_mark(row: RowReport) -> str:
+    """A badge on a row whose model is near or past its shutdown on the matrix's as_of."""
+    if row.lifecycle is None or row.lifecycle.shutdown is None:
+        return ""
+    day = _e(row.lifecycle.shutdown.isoformat())
+    if row.status == "past-shutdown":
+        return f'<span class="lifecycle past" title="shut down on {day}">⛔ shut down {day}</span>'
+    if row.status == "near-shutdown":
+        return (
+            f'<span class="lifecycle near" title="shuts down on {day}">⏳ shuts down {day}</span>'
+        )
+    return ""
 
 
 def _filters(cells: list[CellReport]) -> str:
@@ -172,7 +188,10 @@ class _Page:
                 tds.append('<td class="none">–</td>')
                 continue
             tds.append("<td>" + "".join(self.cell(target, row, cell) for cell in cells) + "</td>")
-        head = f'<th scope="row">{_e(row.id)}<span class="model">{_e(row.model)}</span></th>'
+        head = (
+            f'<th scope="row">{_e(row.id)}<span class="model">{_e(row.model)}</span>'
+            f"{_lifecycle_mark(row)}</th>"
+        )
         return f"<tr>{head}{''.join(tds)}</tr>"
 
     def cell(self, target: TargetReport, row: RowReport, cell: CellReport) -> str:
@@ -304,6 +323,9 @@ table { border-collapse: collapse; }
 .grid th, .grid td { border: 1px solid #ccc; padding: .25rem; vertical-align: top; }
 .grid th[scope=row] { text-align: left; white-space: nowrap; }
 .model { display: block; color: #666; font-weight: normal; font-size: .8rem; }
+.lifecycle { display: block; font-weight: normal; font-size: .8rem; }
+.lifecycle.near { color: #8a5a00; }
+.lifecycle.past { color: #b00020; }
 .grid td.none, .grid td:not(:has(.cell:not([hidden]))) { color: #888; text-align: center; }
 .cell { display: flex; align-items: center; gap: .3rem; width: 100%; margin: 2px 0;
   padding: .2rem .4rem; border: 2px solid; border-radius: 4px; cursor: pointer;

@@ -41,6 +41,7 @@ from conformance.checks import (
 )
 from conformance.levels import level_of
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
+from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.payload import snapshot_text
 from conformance.targets import Target, TargetError, resolve_target
 
@@ -441,6 +442,8 @@ class _Recorder:
             "targets": {t.name: t.version for t in state.targets.values()},
             "python": platform.python_version(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "as_of": matrix.as_of.isoformat(),
+            "lifecycle": lifecycle_meta(matrix),
         }
         order = (
             "kind",

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+from datetime import date as Date
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from conformance.history import ContentType
+from conformance.matrix.lifecycle import Status, status_on
 from conformance.results import (
     CellStatus,
     EndLine,
@@ -26,6 +28,7 @@ from conformance.results import (
     ResultLine,
     Results,
     ResultsFile,
+    RowLifecycle,
     Source,
     Style,
     Verdict,
@@ -115,6 +118,10 @@ class RowReport(_Model):
     model: str
     content_types: list[ContentTypeCells]
     """In the order text, image, document, audio, video; only those with cells."""
+    lifecycle: RowLifecycle | None = None
+    """The row's lifecycle dates, where the results carry them."""
+    status: Status | None = None
+    """Where the row's model stands on the matrix's `as_of`, where the results carry it."""
 
 
 class Totals(_Model):
@@ -144,6 +151,8 @@ class Report(_Model):
     date: AwareDatetime
     targets: list[TargetReport]
     """In the order the meta lines declare them."""
+    as_of: Date | None = None
+    """The day the matrix was last checked against its sources, where the results carry it."""
 
 
 # ---- building the report ----------------------------------------------------------------
@@ -162,13 +171,16 @@ def build_report(results: Results) -> Report:
         python=meta.python,
         date=max(file.meta.date for file in results.files),
         targets=[
-            _target_report(name, version, [line for line in lines if line.target == name])
+            _target_report(name, version, [line for line in lines if line.target == name], meta)
             for name, version in targets.items()
         ],
+        as_of=meta.as_of,
     )
 
 
-def _target_report(name: str, version: str, lines: list[ResultLine]) -> TargetReport:
+def _target_report(
+    name: str, version: str, lines: list[ResultLine], meta: MetaLine
+) -> TargetReport:
     groups: dict[str, list[ResultLine]] = {}
     for line in lines:
         groups.setdefault(line.cell, []).append(line)
@@ -179,7 +191,10 @@ def _target_report(name: str, version: str, lines: list[ResultLine]) -> TargetRe
     return TargetReport(
         name=name,
         version=version,
-        rows=[_row_report(next(x for x in lines if x.row == row), cs) for row, cs in rows.items()],
+        rows=[
+            _row_report(next(x for x in lines if x.row == row), cs, meta)
+            for row, cs in rows.items()
+        ],
         totals=Totals(
             cells=len(cells),
             cells_by_status=_count(get_args(CellStatus), [c.status for c in cells]),
@@ -192,9 +207,17 @@ def _target_report(name: str, version: str, lines: list[ResultLine]) -> TargetRe
     )
 
 
-def _row_report(first: ResultLine, cells: list[CellReport]) -> RowReport:
+def _row_report(first: ResultLine, cells: list[CellReport], meta: MetaLine) -> RowReport:
     order = [(source, style) for source in _SOURCES for style in _STYLES]
+    lifecycle = meta.lifecycle.get(first.row)
+    status = (
+        None
+        if lifecycle is None or meta.as_of is None
+        else status_on(lifecycle.deprecated, lifecycle.shutdown, meta.as_of)
+    )
     return RowReport(
+        lifecycle=lifecycle,
+        status=status,
         id=first.row,
         api=first.api,
         model=first.model,
@@ -285,6 +308,31 @@ _LEGEND = (
 )
 
 
+_LIFECYCLE_MARK: dict[str, str] = {"near-shutdown": " ⏳", "past-shutdown": " ⛔"}
+"""After a row's id: its model shuts down within 60 days of the matrix's as_of, or has."""
+
+
+def _render_lifecycle(report: Report) -> list[str]:
+    """A line per row whose model is near or past its shutdown on the matrix's `as_of`."""
+    seen: dict[str, RowReport] = {}
+    for target in report.targets:
+        for row in target.rows:
+            if row.status in _LIFECYCLE_MARK and row.id not in seen:
+                seen[row.id] = row
+    if not seen or report.as_of is None:
+        return []
+    out = ["", f"Model lifecycle on {report.as_of.isoformat()}:"]
+    for row in seen.values():
+        assert row.lifecycle is not None
+        assert row.lifecycle.shutdown is not None
+        shutdown = row.lifecycle.shutdown.isoformat()
+        if row.status == "past-shutdown":
+            out.append(f"- ⛔ {md_text(row.id)} ({md_code(row.model)}) shut down on {shutdown}")
+        else:
+            out.append(f"- ⏳ {md_text(row.id)} ({md_code(row.model)}) shuts down on {shutdown}")
+    return out
+
+
 SDK_SCHEMA = "sdk-schema"
 """The check that validates a payload with the official SDK's request types."""
 
@@ -296,8 +344,10 @@ def render_markdown(report: Report) -> str:
         "",
         f"Suite {md_text(report.suite_version)} · matrix {md_code(report.matrix)}"
         f" ({md_code(short_digest(report.matrix_digest))}) · run {report.date.isoformat()}"
-        f" · Python {md_text(report.python)}",
+        f" · Python {md_text(report.python)}"
+        + (f" · matrix as of {report.as_of.isoformat()}" if report.as_of else ""),
     ]
+    out += _render_lifecycle(report)
     for target in report.targets:
         out += ["", f"## {md_text(target.name)} {md_text(target.version)}", ""]
         if not target.rows:
@@ -331,7 +381,8 @@ def _render_tables(rows: list[RowReport], cells: list[CellReport]) -> list[str]:
                     glyphs = [_glyph(by_ct[ct]) if ct in by_ct else "–" for ct in columns]
                     if with_sdk:
                         glyphs.append(_sdk_count(list(by_ct.values())))
-                    lines.append("| " + " | ".join([md_text(row.id), *glyphs]) + " |")
+                    label = md_text(row.id) + _LIFECYCLE_MARK.get(row.status or "active", "")
+                    lines.append("| " + " | ".join([label, *glyphs]) + " |")
             if lines:
                 heads = [*columns, "sdk schema"] if with_sdk else columns
                 header = "| row (api/model) | " + " | ".join(heads) + " |"

@@ -48,6 +48,7 @@ __all__ = [
     "ResultLine",
     "Results",
     "ResultsFile",
+    "RowLifecycle",
     "Source",
     "Style",
     "Verdict",
@@ -87,6 +88,14 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class RowLifecycle(_Model):
+    """A model row's lifecycle dates, as the matrix the run used declares them."""
+
+    released: Date
+    deprecated: Date | None = None
+    shutdown: Date | None = None
+
+
 class MetaLine(_Model):
     kind: Literal["meta"]
     suite_version: _Name
@@ -96,6 +105,10 @@ class MetaLine(_Model):
     """Target name -> version, for every target the run covered."""
     python: _Name
     date: AwareDatetime
+    as_of: Date | None = None
+    """The matrix's `as_of`; absent in files written before the matrix had one."""
+    lifecycle: dict[_Name, RowLifecycle] = Field(default_factory=dict[str, RowLifecycle])
+    """Per model row, its lifecycle dates; empty in files written before rows had them."""
 
 
 class Live(_Model):
@@ -311,10 +324,17 @@ def merge_results(results: Results) -> str:
     result in shard order, and one end line."""
     check_shards(results)
     first = results.files[0].meta
-    meta = first.model_dump(mode="json") | {
+    meta = first.model_dump(mode="json", exclude={"as_of", "lifecycle"}) | {
         "targets": targets_of(results),
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
+    if first.as_of is not None:  # written as the plugin writes it: only where the matrix has it
+        meta["as_of"] = first.as_of.isoformat()
+    if first.lifecycle:
+        meta["lifecycle"] = {
+            row: lifecycle.model_dump(mode="json", exclude_none=True)
+            for row, lifecycle in first.lifecycle.items()
+        }
     lines: list[dict[str, Any]] = [meta]
     count = 0
     for file in results.files:

@@ -10,12 +10,20 @@ import itertools
 import json
 import urllib.request
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from conformance import history as canonical
 from conformance import marker
 from conformance.errors import UnsupportedContent
-from conformance.history import History, Message, Part, Text, ToolCall, ToolResult
+from conformance.history import (
+    ContentType,
+    History,
+    Message,
+    Part,
+    Text,
+    ToolCall,
+    ToolResult,
+)
 from conformance.mappers import MAPPERS
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
@@ -41,6 +49,7 @@ __all__ = [
     "SendsMediaTwice",
     "SendsUrlWithoutUrlForm",
     "StorageStopsRefusing",
+    "SendsUnsupported",
     "SwallowsUnsupported",
     "SwapsParallelResults",
     "TruncatesBytes",
@@ -177,6 +186,33 @@ class NativeEverywhere(_Mutant):
                 kept.append({**message, "content": rest})
         payload["messages"] = kept
         return payload
+
+
+class SendsUnsupported(_Mutant):
+    """Sends media the row cannot take as user content (or by URL) instead of raising.
+
+    Also the probe for a live recording of an `unsupported` cell whose refusal is uncertain
+    (docs/live-verification.md): the api's answer to this request settles the cell. Where the
+    mapper has no shape for the media at all, it raises as the reference does.
+    """
+
+    name = "mutant-sends-unsupported"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        profiles, render = MAPPERS[row.api]
+        profile = profiles[row.family]
+        every = frozenset(get_args(ContentType))
+        loose = replace(
+            profile,
+            model=row.model,
+            user=profile.user | every,
+            url=profile.url | every,
+            url_only=frozenset(),
+        )
+        try:
+            return render(loose, history)
+        except (AssertionError, KeyError):  # the mapper has no shape for it: refuse as before
+            return super().render(row, history)
 
 
 class SwallowsUnsupported(_Mutant):

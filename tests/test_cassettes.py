@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes"
 MATRIX = load_matrix(ROOT / "matrix.yaml")
 REFERENCE = resolve_target("reference")
-TEXT_CELL = "openai-chat/gpt-4o/text/inline/result"
+TEXT_CELL = "openai-chat/gpt-6/text/inline/result"
 
 
 def _cell(cell_id: str) -> CellSpec:
@@ -156,7 +156,7 @@ def test_a_missing_cassette_fails_and_says_how_to_record_it(tmp_path: Path) -> N
     result = Replayer(tmp_path).check("reference", run.cell, _payload(run))
     assert not result.passed
     assert "no cassette at" in result.detail
-    assert "gpt-4o.text.inline.result.yaml" in result.detail
+    assert "gpt-6.text.inline.result.yaml" in result.detail
     assert "nox -s record" in result.detail
 
 
@@ -258,7 +258,7 @@ def test_recording_against_the_double_filters_keys_and_rewrites_the_host(tmp_pat
     cells = [
         "bedrock-converse/nova/image/inline/result",
         "gemini/gemini-3/image/inline/result",
-        "anthropic/claude-sonnet-4/image/inline/result",
+        "anthropic/claude-sonnet-5/image/inline/result",
     ]
     cassettes = Cassettes(tmp_path, record="double")
     try:

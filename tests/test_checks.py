@@ -20,7 +20,7 @@ from conformance.targets.reference import ReferenceTarget
 
 ROOT = Path(__file__).resolve().parent.parent
 MATRIX = load_matrix(ROOT / "matrix.yaml")
-AUDIO = MATRIX.cell("anthropic/claude-sonnet-4/audio/inline/result")
+AUDIO = MATRIX.cell("anthropic/claude-sonnet-5/audio/inline/result")
 
 
 class _Refusal(Exception):
@@ -76,7 +76,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 def test_results_lines_carry_their_level_and_what_happened_to_the_url(
     project: pytest.Pytester,
 ) -> None:
-    cell = "openai-chat/gpt-4o/document/url/result"
+    cell = "openai-chat/gpt-6/document/url/result"
     project.runpytest("-k", cell, "--snapshot-update")
     project.runpytest("-k", cell, "--conformance-results", "r.jsonl").assert_outcomes(
         passed=len(applicable_checks(MATRIX.cell(cell)))

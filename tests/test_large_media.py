@@ -24,7 +24,7 @@ def test_a_100_mb_image_snapshots_as_digest_and_size() -> None:
             content=[Image(media_type="image/png", data=data, identifier="big.png")],
         ),
     ]
-    row = RowRef("anthropic/claude-sonnet-4", "anthropic", "claude-sonnet-4", "claude-sonnet-4-5")
+    row = RowRef("anthropic/claude-sonnet-5", "anthropic", "claude-sonnet-5", "claude-sonnet-5-5")
     payload = ReferenceTarget().render(row, history)
     text = snapshot_text(payload)
     assert len(text) < 4096

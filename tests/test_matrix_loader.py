@@ -95,7 +95,8 @@ def errors_of(path: str | Path) -> list[LocatedError]:
             9,
             5,
             "unknown key 'notes' is not allowed here;"
-            " allowed keys: model, note, error_result, cells",
+            " allowed keys: model, served, note, released, deprecated, shutdown,"
+            " error_result, cells",
         ),
         ("unknown_key_cell", 12, 58, "unknown key 'verified' is not allowed here"),
         (
@@ -103,7 +104,7 @@ def errors_of(path: str | Path) -> list[LocatedError]:
             7,
             3,
             "rows.openai-chat/gpt-4o: missing key 'error_result'"
-            " — a row needs model, error_result and cells",
+            " — a row needs model, served, released, error_result and cells",
         ),
         (
             "unknown_error_expectation",
@@ -117,11 +118,11 @@ def errors_of(path: str | Path) -> list[LocatedError]:
         ("source_not_listed", 18, 9, "source 'url' is not listed in the top-level `sources`"),
         (
             "deviation_unknown_cell",
-            33,
+            35,
             13,
             "cell 'openai-chat/gpt-4o/image/inline/reslt', which is not in the matrix",
         ),
-        ("bad_target", 32, 3, "bad target name 'Some Target'"),
+        ("bad_target", 34, 3, "bad target name 'Some Target'"),
         # a shared cell is reported once, where its anchor defines it
         ("alias_defect", 16, 35, "'nativ' is not a valid expectation"),
         ("merge_defect", 12, 60, "unknown citation 'c9'"),
@@ -243,7 +244,7 @@ def test_duplicate_deviation_for_a_cell(tmp_path: Path) -> None:
     second = DEVIATIONS.split("  pydantic-ai:\n")[1]
     path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS + second)
     [error] = errors_of(path)
-    assert (error.line, error.col) == (37, 13)  # the second "- cell:"
+    assert (error.line, error.col) == (40, 13)  # the second "- cell:"
     assert "already has a deviation for this target (item 0)" in error.message
 
 
@@ -284,6 +285,9 @@ def test_every_cell_cites_a_real_source(matrix: Matrix) -> None:
 
 def test_every_citation_is_cited(matrix: Matrix) -> None:
     cited = {c.cite_id for c in matrix.all_cells()}
+    for row in matrix.rows.values():
+        cited |= {d.cite for d in (row.released, row.deprecated, row.shutdown) if d is not None}
+        cited |= set(row.served)
     assert set(matrix.citations) == cited
 
 

@@ -21,7 +21,7 @@ def _plugin_project(pytester: pytest.Pytester, conftest: str) -> None:
 
 
 _HIDE = "import sys\nsys.modules['pydantic_ai'] = None  # as if it were not installed\n"
-_CELL = "pydantic-ai:openai-chat/gpt-4o/image/inline/result:outcome"
+_CELL = "pydantic-ai:openai-chat/gpt-6/image/inline/result:outcome"
 
 
 def test_missing_pydantic_ai_skips_with_the_install_hint(pytester: pytest.Pytester) -> None:

@@ -39,6 +39,7 @@ from mutants import (
     SendsMediaTwice,
     SendsUrlWithoutUrlForm,
     StorageStopsRefusing,
+    SendsUnsupported,
     SwallowsUnsupported,
     TruncatesBytes,
 )
@@ -134,6 +135,17 @@ def test_media_sent_natively_where_not_accepted_is_caught(matrix: Matrix) -> Non
     assert {r.observation.outcome for r in runs if r.cell.id in fallback} == {"native"}
 
 
+def test_media_sent_where_unsupported_is_caught(matrix: Matrix) -> None:
+    """The probe for uncertain refusals (docs/live-verification.md) breaks the rule it probes."""
+    runs = _runs(SendsUnsupported(), matrix)
+    unsupported = _ids(matrix, "unsupported-raises", lambda c: True)
+    sent = _failing(runs, "unsupported-raises")
+    assert sent <= unsupported
+    assert "openai-chat/gpt-audio/document/inline/result" in sent
+    assert "gemini/gemini-3/audio/url/result" in sent
+    assert _failing(runs, "outcome") >= sent
+
+
 def test_swallowed_unsupported_error_is_caught(matrix: Matrix) -> None:
     runs = _runs(SwallowsUnsupported(), matrix)
     unsupported = _ids(matrix, "unsupported-raises", lambda c: True)
@@ -162,7 +174,7 @@ def test_marker_swapped_between_parallel_calls_is_caught() -> None:
         ToolResult(tool_call_id="call_1", name="get_chart", content=[image]),
         ToolResult(tool_call_id="call_2", name="get_chart", content=[other]),
     ]
-    row = RowRef(id="openai-chat/gpt-4o", api="openai-chat", family="gpt-4o", model="gpt-4o")
+    row = RowRef(id="openai-chat/gpt-6", api="openai-chat", family="gpt-6", model="gpt-6-luna")
     good = observe("openai-chat", history, ReferenceTarget().render(row, history), None)
     assert [i.outcome for i in good.items] == ["fallback-marked", "fallback-marked"]
     bad = observe("openai-chat", history, MarkerNamesWrongCall().render(row, history), None)
@@ -215,7 +227,7 @@ def test_a_declared_refusal_type_of_the_target_counts() -> None:
         refusal_types = (ValueError,)
 
     matrix = load_matrix(ROOT / "matrix.yaml")
-    cell = matrix.cell("anthropic/claude-sonnet-4/audio/inline/result")
+    cell = matrix.cell("anthropic/claude-sonnet-5/audio/inline/result")
     run = run_cell(Refuses(), cell)
     assert run.observation.outcome == "raised"
     assert evaluate(run, "unsupported-raises").passed
@@ -229,7 +241,7 @@ def test_the_suites_own_error_never_counts_as_a_refusal() -> None:
             raise NoRequestSent("nothing was sent")
 
     matrix = load_matrix(ROOT / "matrix.yaml")
-    run = run_cell(RaisesSuiteError(), matrix.cell("anthropic/claude-sonnet-4/audio/inline/result"))
+    run = run_cell(RaisesSuiteError(), matrix.cell("anthropic/claude-sonnet-5/audio/inline/result"))
     assert run.observation.outcome == "crashed"
     assert not evaluate(run, "unsupported-raises").passed
 

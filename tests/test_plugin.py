@@ -12,8 +12,8 @@ from conformance.checks import applicable_checks
 from conformance.matrix import load_matrix
 
 ROOT = Path(__file__).resolve().parent.parent
-ONE_ROW = "openai-chat/gpt-4o/"
-IMAGE_CELL = "openai-chat/gpt-4o/image/inline/result"
+ONE_ROW = "openai-chat/gpt-6/"
+IMAGE_CELL = "openai-chat/gpt-6/image/inline/result"
 
 
 @pytest.fixture
@@ -45,6 +45,11 @@ def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pyt
     assert meta["kind"] == "meta"
     assert meta["targets"] == {"reference": "0.1.0"}
     assert meta["matrix_digest"].startswith("sha256:")
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    assert meta["as_of"] == matrix.as_of.isoformat()
+    assert set(meta["lifecycle"]) == set(matrix.rows)
+    row = matrix.row(ONE_ROW.rstrip("/"))
+    assert meta["lifecycle"][ONE_ROW.rstrip("/")]["released"] == row.released.date.isoformat()
     assert end == {"kind": "end", "results": tests}
     assert {line["verdict"] for line in body} == {"pass"}
     assert {line["check"] for line in body} >= {"snapshot", "outcome", "provenance"}
@@ -66,13 +71,13 @@ def test_missing_snapshot_fails_and_says_how_to_create_it(project: pytest.Pytest
 
 def test_a_changed_payload_fails_its_snapshot(project: pytest.Pytester) -> None:
     project.runpytest("-k", f"{IMAGE_CELL}:snapshot", "--snapshot-update")
-    path = project.path / "snapshots/reference/openai-chat/gpt-4o.image.inline.result.json"
+    path = project.path / "snapshots/reference/openai-chat/gpt-6.image.inline.result.json"
     path.write_text(
-        path.read_text(encoding="utf-8").replace("gpt-4o", "gpt-4x", 1), encoding="utf-8"
+        path.read_text(encoding="utf-8").replace("gpt-6-luna", "gpt-6-lunx", 1), encoding="utf-8"
     )
     run = project.runpytest("-k", f"{IMAGE_CELL}:snapshot")
     run.assert_outcomes(failed=1)
-    run.stdout.fnmatch_lines(["*gpt-4x*"])
+    run.stdout.fnmatch_lines(["*gpt-6-lunx*"])
 
 
 def test_a_mutant_target_gets_failing_verdicts(project: pytest.Pytester) -> None:
@@ -100,13 +105,13 @@ def test_declared_deviations_are_xfail_and_a_stale_one_fails(project: pytest.Pyt
         + "\ndeviations:\n  mutant-drops-media:\n"
         + f"    - cell: {IMAGE_CELL}\n      outcome: dropped\n"
         + "      reason: drops tool images\n      link: https://example.com/issue/1\n"
-        + "    - cell: openai-chat/gpt-4o/text/inline/result\n      outcome: dropped\n"
+        + "    - cell: openai-chat/gpt-6/text/inline/result\n      outcome: dropped\n"
         + "      reason: was fixed upstream\n      link: https://example.com/issue/2\n",
         encoding="utf-8",
     )
     run = project.runpytest(
         "-k",
-        f"{IMAGE_CELL}:outcome or openai-chat/gpt-4o/text/inline/result:outcome",
+        f"{IMAGE_CELL}:outcome or openai-chat/gpt-6/text/inline/result:outcome",
         "--conformance-target",
         "mutants:DropsMedia",
         "--conformance-results",
@@ -117,7 +122,7 @@ def test_declared_deviations_are_xfail_and_a_stale_one_fails(project: pytest.Pyt
     assert dropped["verdict"] == "xfail"
     assert dropped["reason"] == "drops tool images"
     assert dropped["link"] == "https://example.com/issue/1"
-    stale = lines[("openai-chat/gpt-4o/text/inline/result", "outcome")]
+    stale = lines[("openai-chat/gpt-6/text/inline/result", "outcome")]
     assert stale["verdict"] == "xpass"
     assert run.ret == pytest.ExitCode.TESTS_FAILED
     run.stdout.fnmatch_lines(["*declared deviation (dropped) no longer happens*"])

@@ -113,9 +113,9 @@ def test_storage_round_trip_keeps_every_message(style: str) -> None:
 def test_payload_is_the_body_the_sdk_sent() -> None:
     target = PydanticAITarget()
     payload = target.render(
-        ROWS["anthropic/claude-sonnet-4"], scenario("image", "inline", "result")
+        ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result")
     )
-    assert payload["model"] == "claude-sonnet-4-5"
+    assert payload["model"] == "claude-sonnet-5-5"
     result = payload["messages"][2]["content"][0]
     assert result["type"] == "tool_result"
     assert result["tool_use_id"] == CALL_ID
@@ -151,7 +151,7 @@ def _plugin_project(pytester: pytest.Pytester, conftest: str) -> None:
     (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
 
 
-_CELL = "pydantic-ai:openai-chat/gpt-4o/image/inline/result:outcome"
+_CELL = "pydantic-ai:openai-chat/gpt-6/image/inline/result:outcome"
 
 
 def test_a_results_line_names_the_pydantic_ai_version(pytester: pytest.Pytester) -> None:

@@ -769,7 +769,7 @@ def _cell(cell_id: str) -> CellSpec:
 
 def test_the_check_fails_on_an_image_in_an_openai_chat_tool_message() -> None:
     pytest.importorskip("openai")
-    run = run_cell(NativeEverywhere(), _cell("openai-chat/gpt-4o/image/inline/result"))
+    run = run_cell(NativeEverywhere(), _cell("openai-chat/gpt-6/image/inline/result"))
     result = evaluate(run, "sdk-schema")
     assert not result.passed
     assert "messages[2].content[0]" in result.detail
@@ -785,5 +785,5 @@ def test_the_check_fails_on_audio_in_a_bedrock_tool_result() -> None:
 
 def test_the_check_passes_the_reference_payload() -> None:
     pytest.importorskip("openai")
-    run = run_cell(ReferenceTarget(), _cell("openai-chat/gpt-4o/image/inline/result"))
+    run = run_cell(ReferenceTarget(), _cell("openai-chat/gpt-6/image/inline/result"))
     assert evaluate(run, "sdk-schema").passed

@@ -14,7 +14,7 @@ from conformance.secrets import scan_paths, scan_text
 from conformance.send import FAKE_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
-CASSETTE = ROOT / "cassettes/reference/openai-chat/gpt-4o.text.inline.result.yaml"
+CASSETTE = ROOT / "cassettes/reference/openai-chat/gpt-6.text.inline.result.yaml"
 
 # Each planted key is made up here (none is a real credential) in its provider's real format.
 PLANTED: dict[str, str] = {

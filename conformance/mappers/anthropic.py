@@ -40,9 +40,9 @@ MAX_TOKENS = 1024
 _IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 
 PROFILES = {
-    "claude-sonnet-4": Profile(
+    "claude-sonnet-5": Profile(
         api=API,
-        model="claude-sonnet-4-5",
+        model="claude-sonnet-5-5",
         tool_result=frozenset({"text", "image", "document"}),
         user=frozenset({"text", "image", "document"}),
         url=frozenset({"image", "document"}),

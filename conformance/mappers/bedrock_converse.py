@@ -15,10 +15,12 @@ and https://docs.aws.amazon.com/nova/latest/userguide/tool-use.html.
   `toolResult` blocks in that same message, each tool's media behind its marker.
 - Claude takes images and documents in tool results. Nova's tool-use guide names JSON, text
   and images as tool-result formats; documents and video there are undocumented for Nova,
-  so they fall back to the user message, where Nova takes both (the safe choice). Neither
-  model takes audio.
+  so they fall back to the user message, where Nova takes both (the safe choice). Claude and
+  first-generation Nova take no audio.
 - Errors set `status: "error"`; success omits `status` (optional, and the docs restrict it to
   some models). The text stays as it is.
+- Nova 2 also takes audio, as a user-message `audio` block (`AudioBlock`); it is no
+  `toolResult` member, so audio always falls back there.
 - `content` may not be empty. When every part of a result moved to the user message, the
   block holds one neutral text, `MOVED_POINTER`; an empty result holds `{"json": {}}`.
 - Converse wants roles to alternate, so consecutive messages of one role are merged, and it
@@ -88,6 +90,15 @@ _VIDEO_FORMATS = {
     "video/x-ms-wmv": "wmv",
     "video/3gpp": "three_gp",
 }
+_AUDIO_FORMATS = {
+    "audio/wav": "wav",
+    "audio/x-wav": "wav",
+    "audio/mpeg": "mp3",
+    "audio/mp3": "mp3",
+    "audio/flac": "flac",
+    "audio/ogg": "ogg",
+}
+"""`AudioBlock.format` for the media types a user audio block takes here."""
 # DocumentBlock.name: alphanumerics, single whitespace, hyphens, parentheses, square brackets.
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9()\[\]-]+")
 _NAME_MAX = 200
@@ -95,7 +106,7 @@ _NAME_MAX = 200
 PROFILES = {
     "claude": Profile(
         api=API,
-        model="anthropic.claude-sonnet-4-5-20250929-v1:0",
+        model="global.anthropic.claude-sonnet-5-5",
         tool_result=frozenset({"text", "image", "document"}),
         user=frozenset({"text", "image", "document"}),
         media_types={
@@ -112,6 +123,20 @@ PROFILES = {
             "image": frozenset(_IMAGE_FORMATS),
             "document": frozenset(_DOCUMENT_FORMATS),
             "video": frozenset(_VIDEO_FORMATS),
+        },
+    ),
+    # Nova 2 takes audio input as well (Nova 2 user guide, core inference); audio is no
+    # toolResult member, so it goes to the user message like document and video.
+    "nova-2": Profile(
+        api=API,
+        model="global.amazon.nova-2-lite-v1:0",
+        tool_result=frozenset({"text", "image"}),
+        user=frozenset({"text", "image", "document", "video", "audio"}),
+        media_types={
+            "image": frozenset(_IMAGE_FORMATS),
+            "document": frozenset(_DOCUMENT_FORMATS),
+            "video": frozenset(_VIDEO_FORMATS),
+            "audio": frozenset(_AUDIO_FORMATS),
         },
     ),
 }
@@ -146,7 +171,7 @@ def _map_part(part: Part) -> dict[str, Any]:
         case Video():
             return {"video": {"format": _VIDEO_FORMATS[part.media_type], "source": _source(part)}}
         case Audio():
-            raise AssertionError("routing never sends audio to these Bedrock models")
+            return {"audio": {"format": _AUDIO_FORMATS[part.media_type], "source": _source(part)}}
         case _:
             assert_never(part)
 

@@ -93,7 +93,7 @@ _VIDEO = frozenset(
 PROFILES = {
     "gemini-2.5": Profile(
         api=API,
-        model="gemini-2.5-flash",
+        model="gemini-2.5-flash-lite",
         tool_result=frozenset({"text"}),
         user=_ALL,
         url=_URL_TYPES,
@@ -101,7 +101,7 @@ PROFILES = {
     ),
     "gemini-3": Profile(
         api=API,
-        model="gemini-3-pro-preview",
+        model="gemini-3.8-flash",
         tool_result=frozenset({"text", "image", "document"}),
         user=_ALL,
         url=_URL_TYPES,

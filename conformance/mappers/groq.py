@@ -28,9 +28,9 @@ __all__ = ["PROFILES", "render"]
 API = "groq"
 
 PROFILES = {
-    "llama-4-scout": Profile(
+    "qwen3.6": Profile(
         api=API,
-        model="meta-llama/llama-4-scout-17b-16e-instruct",
+        model="qwen/qwen3.6-27b",
         tool_result=frozenset({"text"}),
         user=frozenset({"text", "image"}),
         url=frozenset({"image"}),

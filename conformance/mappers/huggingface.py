@@ -25,9 +25,9 @@ __all__ = ["PROFILES", "render"]
 API = "huggingface"
 
 PROFILES = {
-    "qwen2.5-vl": Profile(
+    "qwen3.6": Profile(
         api=API,
-        model="Qwen/Qwen2.5-VL-7B-Instruct",
+        model="Qwen/Qwen3.6-27B",
         tool_result=frozenset({"text"}),
         user=frozenset({"text", "image"}),
         url=frozenset({"image"}),

@@ -57,7 +57,7 @@ ASSISTANT_BRIDGE: dict[str, Any] = {"role": "assistant", "content": ""}
 PROFILES = {
     "mistral-medium": Profile(
         api=API,
-        model="mistral-medium-2508",
+        model="mistral-medium-3.5",
         tool_result=frozenset({"text"}),
         user=frozenset({"text", "image", "document"}),
         url=frozenset({"image", "document"}),

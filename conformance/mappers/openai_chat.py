@@ -22,20 +22,22 @@ API = "openai-chat"
 _WAV_MP3 = frozenset({"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3"})
 
 PROFILES = {
-    "gpt-4o": Profile(
+    # GPT-6 Luna: text and image input (the successor OpenAI names for gpt-4o).
+    "gpt-6": Profile(
         api=API,
-        model="gpt-4o",
+        model="gpt-6-luna",
         tool_result=frozenset({"text"}),
         user=frozenset({"text", "image", "document"}),
         url=frozenset({"image"}),
         media_types={"document": frozenset({"application/pdf"})},
     ),
-    # The audio-preview models take text and audio input only (OpenAI model page: "Input:
-    # text, audio"), so images and PDFs cannot be carried at all. `input_audio` takes inline
-    # base64 WAV or MP3 (`InputAudio.format: Literal["wav", "mp3"]`), never a URL.
-    "gpt-4o-audio-preview": Profile(
+    # The audio models (gpt-audio-1.5) take text and audio input only (OpenAI model page:
+    # image and video not supported), so images and PDFs cannot be carried at all.
+    # `input_audio` takes inline base64 WAV or MP3 (`InputAudio.format: Literal["wav", "mp3"]`),
+    # never a URL.
+    "gpt-audio": Profile(
         api=API,
-        model="gpt-4o-audio-preview",
+        model="gpt-audio-1.5",
         tool_result=frozenset({"text"}),
         user=frozenset({"text", "audio"}),
         media_types={"audio": _WAV_MP3},

@@ -28,9 +28,9 @@ __all__ = ["PROFILES", "render"]
 API = "openai-responses"
 
 PROFILES = {
-    "gpt-5": Profile(
+    "gpt-6": Profile(
         api=API,
-        model="gpt-5",
+        model="gpt-6.1-sol",
         tool_result=frozenset({"text", "image", "document"}),
         user=frozenset({"text", "image", "document"}),
         url=frozenset({"image", "document"}),

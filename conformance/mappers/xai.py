@@ -29,7 +29,7 @@ API = "xai"
 PROFILES = {
     "grok-4": Profile(
         api=API,
-        model="grok-4",
+        model="grok-4.3",
         tool_result=frozenset({"text"}),
         user=frozenset({"text", "image"}),
         url=frozenset({"image"}),

@@ -11,16 +11,28 @@ position), validates it with the pydantic models below and reports every problem
 and merge keys (`<<: *name`) may be used to share cells; a problem in a shared cell is reported
 once, where its anchor defines it.
 
+Each row carries its model's lifecycle (`released`, and `deprecated` and `shutdown` where
+announced), each date with a citation; every citation says the day it was read, and the matrix
+says the day it is true as of (`as_of`). `lifecycle_findings` lists rows past or near shutdown.
+
 Each row also declares `error_result`: what the api does with a tool result whose status is
 error, a native error flag or the error text as it is (`Matrix.error_cells()`).
 """
 
 from conformance.history import ContentType
-from conformance.matrix.load import LocatedError, MatrixError, load_matrix
+from conformance.matrix.lifecycle import (
+    WARN_DAYS,
+    LifecycleFinding,
+    Status,
+    lifecycle_findings,
+    row_status,
+)
+from conformance.matrix.load import LocatedError, MatrixError, load_matrix, locate
 from conformance.matrix.model import (
     Cell,
     CellSpec,
     Citation,
+    Dated,
     Deviation,
     ErrorCell,
     Matrix,
@@ -72,17 +84,20 @@ __all__ = [
     "TARGET_PATTERN",
     "URL_HANDLINGS",
     "URL_PATTERN",
+    "WARN_DAYS",
     "Api",
     "Cell",
     "CellSpec",
     "CellStyle",
     "Citation",
     "ContentType",
+    "Dated",
     "Deviation",
     "ErrorCell",
     "ErrorExpectation",
     "Expectation",
     "Known",
+    "LifecycleFinding",
     "LocatedError",
     "Matrix",
     "MatrixError",
@@ -90,9 +105,13 @@ __all__ = [
     "Row",
     "RowCells",
     "Source",
+    "Status",
     "Style",
     "Styles",
     "UrlHandling",
     "json_schema",
+    "lifecycle_findings",
     "load_matrix",
+    "locate",
+    "row_status",
 ]

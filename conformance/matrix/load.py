@@ -23,6 +23,7 @@ from conformance.matrix.model import (
     _SOURCE_DIGEST,  # pyright: ignore[reportPrivateUsage]
     Cell,
     Citation,
+    Dated,
     Deviation,
     ErrorCell,
     Matrix,
@@ -150,6 +151,14 @@ def _parse(text: str, shown: str, digest: str) -> Matrix:
     return matrix
 
 
+def locate(path: str | Path, loc: tuple[str | int, ...]) -> tuple[int, int]:
+    """1-based (line, col) of the value at `loc` (keys and list indexes from the top) in a
+    matrix file that loads; (1, 1) where the path does not exist."""
+    loader: Any = YAML(typ="rt")
+    data: object = loader.load(Path(path).read_text(encoding="utf-8"))
+    return _position(data, loc, "value")
+
+
 def _yaml_error(exc: MarkedYAMLError, shown: str) -> LocatedError:
     error: Any = exc  # ruamel.yaml's error attributes are untyped
     problem_mark, context_mark = _mark(error.problem_mark), _mark(error.context_mark)
@@ -206,7 +215,16 @@ class _Level(NamedTuple):
 
 _LEVELS: Final[dict[str, _Level]] = {
     "top": _Level("key", tuple(Matrix.model_fields), ""),
-    "row": _Level("key", tuple(Row.model_fields), " — a row needs model, error_result and cells"),
+    "row": _Level(
+        "key",
+        tuple(Row.model_fields),
+        " — a row needs model, served, released, error_result and cells",
+    ),
+    "dated": _Level(
+        "key",
+        tuple(Dated.model_fields),
+        " — a lifecycle date needs date (YYYY-MM-DD) and cite (a `citations` id)",
+    ),
     "cells": _Level(
         "content type",
         CONTENT_TYPES,
@@ -220,11 +238,17 @@ _LEVELS: Final[dict[str, _Level]] = {
         tuple(ErrorCell.model_fields),
         " — error_result needs expect (flag or text), known and cite",
     ),
-    "citation": _Level("key", tuple(Citation.model_fields), " — a citation needs url and says"),
+    "citation": _Level(
+        "key",
+        tuple(Citation.model_fields),
+        " — a citation needs url, says and read (the day it was read, YYYY-MM-DD)",
+    ),
     "deviation": _Level(
         "key", tuple(Deviation.model_fields), " — a deviation needs cell, outcome, reason and link"
     ),
 }
+
+_DATED_KEYS: Final = ("released", "deprecated", "shutdown")
 
 _VALUE_CHOICES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {
     "expect": ("expectation", EXPECTATIONS),
@@ -244,6 +268,8 @@ def _level(prefix: _Loc) -> str | None:
     }
     if prefix[0] == "rows" and len(prefix) == 3 and prefix[2] == "error_result":
         return "error_result"
+    if prefix[0] == "rows" and len(prefix) == 3 and prefix[2] in _DATED_KEYS:
+        return "dated"
     chain = names.get(prefix[0], ())
     return chain[len(prefix) - 1] if len(prefix) <= len(chain) else None
 
@@ -333,6 +359,8 @@ def _value_message(kind: str, loc: _Loc, value: object, fallback: str) -> str:
         return "must not be empty"
     if kind == "too_short":
         return "must not be empty" if name != "sources" else "list at least one source"
+    if kind.startswith("date_"):
+        return f"{_kind(value)} is not a date; write it as YYYY-MM-DD, e.g. 2026-12-01"
     if kind == "string_pattern_mismatch" and name == "url":
         return f"{value!r} is not an http(s) URL"
     return fallback

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 from dataclasses import dataclass
@@ -98,10 +99,21 @@ class _Frozen(BaseModel):
 
 
 class Citation(_Frozen):
-    """Where an expectation comes from, and what that source says."""
+    """Where an expectation or a lifecycle date comes from, what that source says, and the day
+    it was read (a source read on that day may say otherwise later)."""
 
     url: Annotated[str, Field(pattern=URL_PATTERN)]
     says: _Text
+    read: dt.date
+    """The day the source was read; never after the matrix's `as_of`."""
+
+
+class Dated(_Frozen):
+    """A lifecycle date of a model and the citation that announces it."""
+
+    date: dt.date
+    cite: _Text
+    """The id of an entry under `citations`."""
 
 
 class Cell(_Frozen):
@@ -158,7 +170,18 @@ class Row(_Frozen):
     """A model row: an api plus a model family, and the concrete model a request names."""
 
     model: _Text
+    """The model id a request names, as the api takes it today (with an inference-profile
+    prefix where the api requires one)."""
+    served: Annotated[tuple[_Text, ...], Field(min_length=1)]
+    """Ids of `citations` that show this model id served on `as_of` (a model page, a
+    provider's model or deprecation list); their `read` dates say when that was seen."""
     note: str | None = None
+    released: Dated
+    """When the provider made this model id available."""
+    deprecated: Dated | None = None
+    """When the provider announced its retirement; absent while none is announced."""
+    shutdown: Dated | None = None
+    """The announced last day of service (requests fail from then on); absent if none."""
     error_result: ErrorCell
     """What a tool result with status error becomes on this api."""
     cells: RowCells
@@ -210,6 +233,9 @@ class Matrix(_Frozen):
     """The whole of matrix.yaml."""
 
     version: Literal[1]
+    as_of: dt.date
+    """The day the matrix was last checked against its sources: lifecycle warnings are
+    relative to it, and no citation may have been read after it."""
     sources: Annotated[tuple[Source, ...], Field(min_length=1)]
     """The sources every row declares, in the order cells are listed."""
     citations: dict[CitationId, Citation]
