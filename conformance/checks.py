@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance import sdk_schema
+from conformance import guard, sdk_schema
 from conformance.history import History, texts
 from conformance.matrix import CellSpec
 from conformance.observe import LOSSY, Observation, Outcome, classify, observe
@@ -97,19 +97,17 @@ def row_ref(cell: CellSpec) -> RowRef:
     return RowRef(id=cell.row_id, api=cell.api, family=cell.family, model=cell.model)
 
 
-def _attempt(render: Callable[[], Payload]) -> Rendering:
-    try:
-        return Rendering(render(), None)
-    except Exception as error:  # any exception is an observation: the outcome says what it was
-        return Rendering(None, error)
+def _attempt(render: Callable[[], Payload], api: str) -> Rendering:
+    # Any exception class, a hang or a non-JSON body is an observation (`conformance.guard`).
+    return Rendering(*guard.attempt(render, api))
 
 
 def run_cell(target: Target, cell: CellSpec) -> CellRun:
     """Render the cell's scenario, directly and after a storage round trip, and classify it."""
     history = scenario(cell.content_type, cell.source, cell.style)
     row = row_ref(cell)
-    first = _attempt(lambda: target.render(row, history))
-    stored = _attempt(lambda: target.render_stored(row, history))
+    first = _attempt(lambda: target.render(row, history), cell.api)
+    stored = _attempt(lambda: target.render_stored(row, history), cell.api)
     if first.payload is None:
         view, observation = None, observe(cell.api, history, None, first.error)
     else:

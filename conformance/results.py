@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from conformance.history import ContentType
+from conformance.runlog import RunStatus
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -46,6 +47,8 @@ __all__ = [
     "ResultLine",
     "Results",
     "ResultsFile",
+    "RunInfo",
+    "RunStatus",
     "Source",
     "Style",
     "Verdict",
@@ -95,6 +98,14 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class RunInfo(_Model):
+    """Which run wrote a results file: its id, when it started and the command line."""
+
+    id: _Name
+    start: AwareDatetime
+    command: list[str]
+
+
 class MetaLine(_Model):
     kind: Literal["meta"]
     suite_version: _Name
@@ -104,6 +115,11 @@ class MetaLine(_Model):
     """Target name -> version, for every target the run covered."""
     python: _Name
     date: AwareDatetime
+    run: RunInfo | None = None
+    """The run that wrote the file (absent in files older than run tracking, and in a file
+    `merge_results` wrote: `merged_from` names its runs)."""
+    merged_from: list[str] = Field(default_factory=list[str])
+    """The run ids of the shards a merged file joins."""
 
 
 class Live(_Model):
@@ -153,6 +169,13 @@ class ResultLine(_Model):
 class EndLine(_Model):
     kind: Literal["end"]
     results: int = Field(ge=0)
+    status: RunStatus = "complete"
+    """How the run ended; only a `complete` run's file is read as results (files older than
+    run tracking have no status and were written only by finished runs)."""
+    exit_status: int | None = None
+    run: str | None = None
+    """The id of the run, as on the meta line."""
+    end: AwareDatetime | None = None
 
 
 _Line = MetaLine | ResultLine | EndLine
@@ -228,6 +251,7 @@ def _load_file(path: str) -> ResultsFile:
         if isinstance(line, EndLine):
             if number != len(lines):
                 raise ReportError(f"{path}:{number + 1}: a line after the end line")
+            _check_end(path, number, meta, line)
             if line.results != len(results):
                 raise ReportError(
                     f"{path}:{number}: the end line counts {line.results} results but the file"
@@ -241,7 +265,35 @@ def _load_file(path: str) -> ResultsFile:
                 f" declared in the meta line's targets {meta.targets!r}"
             )
         results.append(line)
+    if meta.run is not None:
+        raise ReportError(
+            f"{path}: run {meta.run.id} (started {meta.run.start.isoformat()},"
+            f" `{' '.join(meta.run.command)}`) never finished: it was killed, crashed or is still"
+            " running; its results are incomplete, run it again"
+        )
     raise ReportError(f"{path}: no end line after line {len(lines)}; the file looks truncated")
+
+
+_STATUS_WORDS: dict[str, str] = {
+    "interrupted": "was interrupted (Ctrl-C, KeyboardInterrupt or pytest.exit)",
+    "incomplete": "stopped before every selected test ran (-x, --maxfail or a stop)",
+    "crashed": "crashed (pytest internal error)",
+}
+
+
+def _check_end(path: str, number: int, meta: MetaLine, end: EndLine) -> None:
+    """Only a run that finished normally is read as results."""
+    if meta.run is not None and end.run is not None and end.run != meta.run.id:
+        raise ReportError(
+            f"{path}:{number}: the end line is of run {end.run}, the meta line of run"
+            f" {meta.run.id}: two runs wrote this file"
+        )
+    if end.status != "complete":
+        run = f"run {meta.run.id}" if meta.run is not None else "the run"
+        raise ReportError(
+            f"{path}:{number}: {run} {_STATUS_WORDS[end.status]}, exit status"
+            f" {end.exit_status}; its results are incomplete and not a report: run it again"
+        )
 
 
 def _parse(raw: str, where: str, *, cut: bool) -> _Line:
@@ -315,10 +367,17 @@ def merge_results(results: Results) -> str:
     result in shard order, and one end line."""
     check_shards(results)
     first = results.files[0].meta
-    meta = first.model_dump(mode="json") | {
+    meta = first.model_dump(mode="json", exclude={"run", "merged_from"}) | {
         "targets": targets_of(results),
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
+    runs = [
+        run
+        for file in results.files
+        for run in ([file.meta.run.id] if file.meta.run else file.meta.merged_from)
+    ]
+    if runs:
+        meta["merged_from"] = runs
     lines: list[dict[str, Any]] = [meta]
     count = 0
     for file in results.files:

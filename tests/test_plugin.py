@@ -45,7 +45,15 @@ def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pyt
     assert meta["kind"] == "meta"
     assert meta["targets"] == {"reference": "0.1.0"}
     assert meta["matrix_digest"].startswith("sha256:")
-    assert end == {"kind": "end", "results": tests}
+    assert end | {"end": "-"} == {
+        "kind": "end",
+        "results": tests,
+        "status": "complete",
+        "exit_status": 0,
+        "run": meta["run"]["id"],
+        "end": "-",
+    }
+    assert meta["run"]["command"][:2] == ["pytest", "-k"]
     assert {line["verdict"] for line in body} == {"pass"}
     assert {line["check"] for line in body} >= {"snapshot", "outcome", "provenance"}
     image = next(x for x in body if x["cell"] == IMAGE_CELL and x["check"] == "outcome")
