@@ -222,13 +222,17 @@ def _module(name: str) -> Any:
 
 
 def _vcr(api: str, record_mode: str) -> Any:
+    # vcrpy runs `before_record_request` on the request it matches too: rewriting the host
+    # there would make any host the client sent to match the recorded one. Replay matches the
+    # request exactly as the client sent it.
+    recording = record_mode != "none"
     config = _module("vcr").VCR(
         serializer="yaml",
         record_mode=record_mode,
         match_on=MATCH_ON,
         filter_headers=FILTER_HEADERS,
         filter_query_parameters=FILTER_QUERY,
-        before_record_request=_rewrite(api),
+        before_record_request=_rewrite(api) if recording else None,
         before_record_response=_scrub_response,
         decode_compressed_response=True,
     )
