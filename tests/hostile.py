@@ -7,10 +7,12 @@ the plugin in `tests/test_hostile_targets.py`. None of them touches anything but
 from __future__ import annotations
 
 import math
+import os
+import signal
 import socket
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from conformance.history import History
 from conformance.targets.base import Payload, RowRef
@@ -93,42 +95,48 @@ class WaitsOnASilentSocket(_Hostile):
 
 
 class _Returns(_Hostile):
-    value: Any = None
+    value: ClassVar[Any] = None
 
     def misbehave(self, row: RowRef, history: History) -> Payload:
         return self.value
 
 
 class ReturnsNaN(_Returns):
-    value = {"model": "gpt-4o", "temperature": math.nan, "messages": []}
+    value: ClassVar[Any] = {"model": "gpt-4o", "temperature": math.nan, "messages": []}
 
 
 class ReturnsInfinity(_Returns):
-    value = {"model": "gpt-4o", "messages": [{"role": "user", "max": math.inf}]}
+    value: ClassVar[Any] = {"model": "gpt-4o", "messages": [{"role": "user", "max": math.inf}]}
 
 
 class ReturnsASet(_Returns):
-    value = {"model": "gpt-4o", "messages": [{"role": "user", "content": {"a", "b"}}]}
+    value: ClassVar[Any] = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": {"a", "b"}}],
+    }
 
 
 class ReturnsBytes(_Returns):
-    value = {"model": "gpt-4o", "messages": [{"role": "user", "content": b"\x89PNG"}]}
+    value: ClassVar[Any] = {
+        "model": "gpt-4o",
+        "messages": [{"role": "user", "content": b"\x89PNG"}],
+    }
 
 
 class ReturnsAnIntKey(_Returns):
-    value = {"model": "gpt-4o", 1: "one"}
+    value: ClassVar[Any] = {"model": "gpt-4o", 1: "one"}
 
 
 class ReturnsAnObject(_Returns):
-    value = {"model": "gpt-4o", "messages": [object()]}
+    value: ClassVar[Any] = {"model": "gpt-4o", "messages": [object()]}
 
 
 class ReturnsALoneSurrogate(_Returns):
-    value = {"model": "gpt-4o", "messages": [{"role": "user", "content": "\ud800"}]}
+    value: ClassVar[Any] = {"model": "gpt-4o", "messages": [{"role": "user", "content": "\ud800"}]}
 
 
 class ReturnsAList(_Returns):
-    value = [{"role": "user", "content": "hi"}]
+    value: ClassVar[Any] = [{"role": "user", "content": "hi"}]
 
 
 def _deep(depth: int) -> Any:
@@ -139,7 +147,7 @@ def _deep(depth: int) -> Any:
 
 
 class ReturnsDeepNesting(_Returns):
-    value = {"model": "gpt-4o", "messages": _deep(100_000)}
+    value: ClassVar[Any] = {"model": "gpt-4o", "messages": _deep(100_000)}
 
 
 def _cycle() -> Any:
@@ -149,7 +157,7 @@ def _cycle() -> Any:
 
 
 class ReturnsACycle(_Returns):
-    value = _cycle()
+    value: ClassVar[Any] = _cycle()
 
 
 class _LikeReference:
@@ -204,3 +212,10 @@ class EscapingName(_Hostile):
 
 class NotAStringName(_Hostile):
     name = 42  # pyright: ignore[reportAssignmentType]
+
+
+class KillsItself(_LikeReference):
+    """Ends its own process with SIGKILL on the first render: a killed run."""
+
+    def noise(self) -> None:
+        os.kill(os.getpid(), signal.SIGKILL)
