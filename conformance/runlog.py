@@ -137,9 +137,17 @@ def _cut(detail: str) -> str:
     return detail[:DETAIL_LIMIT] + f"\n... (cut: {len(detail):,} characters in all)"
 
 
+def _unicode(value: Any) -> Any:
+    """A string that UTF-8 can hold: a lone surrogate (from a target's exception message)
+    is written as its escape, not left to fail the whole file."""
+    if isinstance(value, str) and not value.isascii():
+        return value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value
+
+
 def result_line(record: dict[str, Any]) -> dict[str, Any]:
     """A record as the results file holds it: the fields in order, the detail cut short."""
-    line = {name: record.get(name) for name in RESULT_FIELDS}
+    line = {name: _unicode(record.get(name)) for name in RESULT_FIELDS}
     line["detail"] = _cut(str(line["detail"] or ""))
     if "live" in record:
         line["live"] = record["live"]

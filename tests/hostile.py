@@ -20,8 +20,12 @@ from conformance.targets.reference import ReferenceTarget
 
 
 class _Hostile:
-    name = "hostile"
     version = "0.0.1"
+
+    @property
+    def name(self) -> str:
+        """Its class name, so that several hostile targets can run side by side."""
+        return type(self).__name__.lower()
 
     def supports(self, row: RowRef) -> str | None:
         return None
@@ -163,8 +167,11 @@ class ReturnsACycle(_Returns):
 class _LikeReference:
     """Renders what the reference renders, after doing something noisy."""
 
-    name = "noisy"
     version = "0.0.1"
+
+    @property
+    def name(self) -> str:
+        return type(self).__name__.lower()
 
     def __init__(self) -> None:
         self.reference = ReferenceTarget()
@@ -207,11 +214,15 @@ class FailsToConstruct:
 
 
 class EscapingName(_Hostile):
-    name = "../../escape"
+    @property
+    def name(self) -> str:
+        return "../../escape"
 
 
 class NotAStringName(_Hostile):
-    name = 42  # pyright: ignore[reportAssignmentType]
+    @property
+    def name(self) -> str:
+        return 42  # pyright: ignore[reportReturnType]
 
 
 class KillsItself(_LikeReference):
@@ -219,3 +230,8 @@ class KillsItself(_LikeReference):
 
     def noise(self) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+class RaisesALoneSurrogate(_Hostile):
+    def misbehave(self, row: RowRef, history: History) -> Payload:
+        raise ValueError("half a character: \ud800")
