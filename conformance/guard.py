@@ -29,7 +29,7 @@ import math
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from conformance.errors import SuiteError
 
@@ -165,20 +165,22 @@ def json_problem(value: Any, api: str) -> str | None:
     else what is wrong and where (`$.messages[0].content`)."""
     if not isinstance(value, dict):
         return f"a {type(value).__name__}, not a JSON object"
-    todo: list[tuple[Any, str, int]] = [(value, "$", 0)]
+    todo: list[tuple[object, str, int]] = [(value, "$", 0)]
     while todo:
         node, where, depth = todo.pop()
         if depth > MAX_DEPTH:
             return f"nesting deeper than {MAX_DEPTH} at {where} (or a value that contains itself)"
         if isinstance(node, dict):
-            for key, item in node.items():  # pyright: ignore[reportUnknownVariableType]
+            mapping = cast("dict[object, object]", node)
+            for key, item in mapping.items():
                 if not isinstance(key, str):
                     return (
                         f"a {type(key).__name__} key {key!r:.40} at {where}; JSON keys are strings"
                     )
                 todo.append((item, f"{where}.{key}", depth + 1))
         elif isinstance(node, list | tuple):
-            todo += [(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(node)]  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            items = cast("list[object] | tuple[object, ...]", node)
+            todo += [(item, f"{where}[{i}]", depth + 1) for i, item in enumerate(items)]
         elif isinstance(node, str):
             if not node.isascii():
                 try:

@@ -14,7 +14,7 @@ import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
 __all__ = [
     "SAFE_NAME",
@@ -75,10 +75,10 @@ def _is_results_file(path: Path) -> bool:
     if not first.strip():
         return path.stat().st_size == 0
     try:
-        record = json.loads(first)
+        record: object = json.loads(first)
     except ValueError:
         return False
-    return isinstance(record, dict) and record.get("kind") == "meta"  # pyright: ignore[reportUnknownMemberType]
+    return isinstance(record, dict) and cast("dict[str, object]", record).get("kind") == "meta"
 
 
 def _same(a: Path, b: Path) -> bool:

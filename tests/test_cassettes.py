@@ -410,7 +410,7 @@ def _edit_request(path: Path, edit: Callable[[dict[str, Any]], None]) -> None:
 
 def _uri(change: Callable[[SplitResult], SplitResult]) -> Callable[[dict[str, Any]], None]:
     def edit(request: dict[str, Any]) -> None:
-        request["uri"] = urlunsplit(change(urlsplit(request["uri"])))
+        request["uri"] = urlunsplit(change(urlsplit(str(request["uri"]))))
 
     return edit
 

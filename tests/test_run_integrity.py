@@ -75,7 +75,7 @@ def test_a_failing_run_is_still_complete(project: pytest.Pytester) -> None:
 def test_a_target_raising_keyboard_interrupt_leaves_an_interrupted_file(
     project: pytest.Pytester, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    run = project.inline_run(
+    run = project.inline_run(  # pyright: ignore[reportUnknownMemberType] (pytest's `plugins`)
         "-k",
         CELL,
         "--conformance-target",
@@ -190,8 +190,11 @@ def test_writing_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_the_end_line_must_be_of_the_meta_lines_run(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
-    head = meta() | {"run": {"id": "run-a", "start": "2026-11-30T05:00:00+00:00", "command": []}}
-    lines = [head, {"kind": "end", "results": 0, "status": "complete", "run": "run-b"}]
+    run: dict[str, Any] = {"id": "run-a", "start": "2026-11-30T05:00:00+00:00", "command": []}
+    lines: list[dict[str, Any]] = [
+        meta() | {"run": run},
+        {"kind": "end", "results": 0, "status": "complete", "run": "run-b"},
+    ]
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     with pytest.raises(ReportError, match="two runs wrote this file"):
         load_results([path])
@@ -202,7 +205,7 @@ def test_files_older_than_run_tracking_still_load(tmp_path: Path) -> None:
 
 
 def test_a_merged_file_names_the_runs_it_joins(tmp_path: Path) -> None:
-    shards = []
+    shards: list[str] = []
     for index, lines in enumerate((ALL_PASS[:6], ALL_PASS[6:])):
         run = {"id": f"run-{index}", "start": "2026-11-30T05:00:00+00:00", "command": ["pytest"]}
         path = tmp_path / f"s{index}.jsonl"
