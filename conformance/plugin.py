@@ -4,7 +4,10 @@ Options (all under `--conformance-*`, or the `conformance_*` ini keys):
 
 - `--conformance-matrix PATH`: the matrix; a bad file stops the run with `file:line:col` errors.
 - `--conformance-target NAME`: `reference`, an entry-point name or `module:attr` (repeatable).
-- `--conformance-results PATH`: write one JSON line per cell and check.
+- `--conformance-results PATH`: write one JSON line per cell and check (`conformance.runlog`:
+  atomic, locked, naming the run and how it ended; the path is checked before the run).
+- `--conformance-cell-timeout SECONDS` (ini `conformance_cell_timeout`): how long a render may
+  take before its cell is judged without it (default 60, 0 for no limit; `conformance.guard`).
 - `--conformance-cassettes DIR` (ini `conformance_cassettes`): replay every rendered payload
   through its api's official client from `DIR/<target>/<api>/<cell>.yaml` (the `cassette`
   check); `--conformance-record double|live` records them instead (`nox -s record`).
