@@ -215,7 +215,7 @@ def pytest_configure(config: pytest.Config) -> None:
             config,
             state.results_path,
             state.matrix_path,
-            state.snapshots,
+            state.snapshots if explicit else None,  # the plugin is inert without a matrix
             state.cassettes,
             recording=state.record is not None,
         )

@@ -263,7 +263,7 @@ def configure(
     config: pytest.Config,
     results: Path | None,
     matrix: Path,
-    snapshots: Path,
+    snapshots: Path | None,
     cassettes: Path | None,
     *,
     recording: bool,
@@ -276,7 +276,8 @@ def configure(
     if results is not None:
         check_results_path(results, inputs=[matrix])
     updating = bool(getattr(config.option, "update_snapshots", False))
-    check_folder(snapshots, "conformance_snapshots", writable=updating)
+    if snapshots is not None:
+        check_folder(snapshots, "conformance_snapshots", writable=updating)
     if cassettes is not None:
         check_folder(cassettes, "--conformance-cassettes", writable=recording)
 
