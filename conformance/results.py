@@ -5,6 +5,13 @@ target with its version, Python, date), one `result` line per cell and check, an
 line that counts the results. Loading is strict: every line must be a valid record, and a
 file without its `end` line, or with a wrong count, is taken as truncated.
 
+A file names the run that wrote it (`MetaLine.run`: id, start, command) and its end line says
+how that run ended (`EndLine.status`, `exit_status`, `end`; `conformance.runlog` writes them).
+Only a `complete` run is read: a file whose run was interrupted, stopped early or crashed, or
+that holds the meta line alone (a run killed, or still running), is refused with the reason,
+so no report, merge or diff is ever made from it. Files written before runs were tracked have
+neither field and load as before.
+
 Several files are shards of one run (CI jobs, xdist workers) when they agree on the suite
 version, the matrix digest, the Python version and every target's version, and no target,
 cell and check appears twice. `merge_results` joins such shards into one file. Problems are
