@@ -5,7 +5,9 @@ file is complete. The targets are in `tests/hostile.py`."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,4 +187,28 @@ def test_without_a_time_limit_renders_run_inline() -> None:
         assert payload is None
         assert isinstance(error, SystemExit)
     finally:
+        guard.set_time_limit(guard.DEFAULT_TIME_LIMIT)
+
+
+def _raise(error: BaseException) -> Any:
+    raise error
+
+
+def test_a_keyboard_interrupt_in_a_render_reaches_the_run() -> None:
+    """Ctrl-C and a target's KeyboardInterrupt cannot be told apart: both stop the run (and
+    the results file says it was interrupted)."""
+    with pytest.raises(KeyboardInterrupt):
+        guard.attempt(lambda: _raise(KeyboardInterrupt()), "openai-chat")
+
+
+def test_after_an_abandoned_render_the_next_one_runs() -> None:
+    release = threading.Event()
+    guard.set_time_limit(0.2)
+    try:
+        payload, error = guard.attempt(lambda: release.wait() and {}, "openai-chat")
+        assert payload is None
+        assert isinstance(error, guard.CellTimeout)
+        assert guard.attempt(lambda: {"model": "m"}, "openai-chat") == ({"model": "m"}, None)
+    finally:
+        release.set()
         guard.set_time_limit(guard.DEFAULT_TIME_LIMIT)
