@@ -181,17 +181,23 @@ def exact_body(sent: Any, recorded: Any) -> None:
 # --- host rewriting and scrubbing -------------------------------------------------------------
 
 
-def _rewrite(api: str) -> Callable[[Any], Any]:
-    """before_record_request: the request as sent to `api`'s real host."""
+def _rewrite(api: str, *, host: bool = True) -> Callable[[Any], Any]:
+    """before_record_request: the request as sent to `api`'s real host.
+
+    vcrpy runs this hook on the request it matches as well as on the one it stores. Replay
+    passes `host=False`: rewriting the host there would make any host, scheme or port the
+    client sent to match the recorded one, so the check could never fail on them.
+    """
     real = urlsplit(CANONICAL[api])
 
     def rewrite(request: Any) -> Any:
-        parts = urlsplit(str(request.uri))
-        request.uri = urlunsplit((real.scheme, real.netloc, parts.path, parts.query, ""))
+        if host:
+            parts = urlsplit(str(request.uri))
+            request.uri = urlunsplit((real.scheme, real.netloc, parts.path, parts.query, ""))
         for name, value in list(request.headers.items()):
             if isinstance(value, bytes):  # botocore's: stored as text, readable and scannable
                 value = request.headers[name] = value.decode("latin-1")
-            if name.lower() == "host":
+            if name.lower() == "host" and host:
                 request.headers[name] = real.netloc
             elif name.lower() == "user-agent":
                 request.headers[name] = _USER_AGENT_MACHINE.sub("", str(value)).strip()
@@ -228,7 +234,7 @@ def _vcr(api: str, record_mode: str) -> Any:
         match_on=MATCH_ON,
         filter_headers=FILTER_HEADERS,
         filter_query_parameters=FILTER_QUERY,
-        before_record_request=_rewrite(api),
+        before_record_request=_rewrite(api, host=record_mode != "none"),
         before_record_response=_scrub_response,
         decode_compressed_response=True,
     )

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from conformance import sdk_schema
+from conformance import guard, sdk_schema
 from conformance.history import History, dump, texts
 from conformance.matrix import CellSpec
 from conformance.matrix.vocabulary import LOSSY, Expectation, Outcome
@@ -122,17 +122,13 @@ def row_ref(cell: CellSpec) -> RowRef:
     return RowRef(id=cell.row_id, api=cell.api, family=cell.family, model=cell.model)
 
 
-def _attempt(render: Callable[[History], Payload], history: History) -> Rendering:
-    """One rendering of its own deep copy of `history`, watched by the fixture host."""
+def _attempt(render: Callable[[History], Payload], history: History, api: str) -> Rendering:
+    """One rendering of its own deep copy of `history`, watched by the fixture host; any
+    exception class, a hang or a non-JSON body is an observation (`conformance.guard`)."""
     given = copy.deepcopy(history)
     before = dump(history)
-    payload: Payload | None = None
-    error: BaseException | None = None
     with fixture_host().watch() as fetches:
-        try:
-            payload = render(given)
-        except Exception as raised:  # any exception is an observation: the outcome says which
-            error = raised
+        payload, error = guard.attempt(lambda: render(given), api)
     changed = None
     if dump(given) != before:
         changed = "the target changed the history it was given, in place"
@@ -151,8 +147,8 @@ def run_cell(target: Target, cell: CellSpec) -> CellRun:
     history = scenario(cell.content_type, cell.source, cell.style)
     row = row_ref(cell)
     refusals = refusal_types_of(target)
-    first = _attempt(lambda given: target.render(row, given), history)
-    stored = _attempt(lambda given: target.render_stored(row, given), history)
+    first = _attempt(lambda given: target.render(row, given), history, cell.api)
+    stored = _attempt(lambda given: target.render_stored(row, given), history, cell.api)
     observation = observe(
         cell.api,
         history,

@@ -29,19 +29,22 @@ from conformance.diff import diff_reports, render_diff
 from conformance.html import Citation, render_html
 from conformance.matrix import MatrixError, json_schema, lifecycle_findings, load_matrix
 from conformance.matrix.lifecycle import located_findings
+from conformance.paths import PathProblem, check_folder, check_output_file
 from conformance.report import Report, badges, build_report, render_markdown
 from conformance.results import ReportError, load_results, merge_results
+from conformance.runlog import write_atomic
 
 __all__ = ["main"]
 
 
-def _write(text: str, out: str | None) -> None:
+def _write(text: str, out: str | None, inputs: Sequence[str] = ()) -> None:
+    """Print, or write `out` atomically; never over a folder or one of the command's inputs."""
     if out is None:
         sys.stdout.write(text)
         return
     path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    check_output_file(path, "-o", [Path(given) for given in inputs])
+    write_atomic(path, text)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -81,7 +84,7 @@ def _report(args: argparse.Namespace) -> int:
         citations = _citations(args.matrix, report) if args.matrix else None
         snapshots = Path(args.snapshots) if args.snapshots else None
         text = render_html(report, snapshots=snapshots, citations=citations)
-    _write(text, args.output)
+    _write(text, args.output, [*args.results, *([args.matrix] if args.matrix else [])])
     return 0
 
 
@@ -98,7 +101,7 @@ def _citations(path: str, report: Report) -> dict[str, Citation]:
 def _merge(args: argparse.Namespace) -> int:
     results = load_results(args.shards)
     build_report(results)  # the merged file must be one that `report` accepts
-    _write(merge_results(results), args.output)
+    _write(merge_results(results), args.output, args.shards)
     return 0
 
 
@@ -106,12 +109,13 @@ def _diff(args: argparse.Namespace) -> int:
     base = build_report(load_results([args.base]))
     head = build_report(load_results([args.head]))
     diff = diff_reports(base, head)
-    _write(render_diff(diff), args.output)
+    _write(render_diff(diff), args.output, [args.base, args.head])
     return 1 if diff.of("regression") else 0
 
 
 def _badges(args: argparse.Namespace) -> int:
     out = Path(args.output)
+    check_folder(out, "-o", writable=True)
     for name, badge in badges(build_report(load_results(args.results))).items():
         _write(json.dumps(badge, ensure_ascii=False) + "\n", str(out / name))
     return 0
@@ -190,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--snapshots and --matrix only apply to --format html")
     try:
         return int(args.run(args))
-    except (MatrixError, ReportError) as error:
+    except (MatrixError, ReportError, PathProblem) as error:
         print(error, file=sys.stderr)
         return 2
 

@@ -17,6 +17,7 @@ from html import escape
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from conformance.history import ContentType
+from conformance.paths import is_safe_name
 from conformance.report import CellReport, Report, RowReport, TargetReport, short_digest
 from conformance.results import Source, Style
 
@@ -245,6 +246,12 @@ class _Page:
             return '<p class="note">No snapshot folder was given (<code>--snapshots</code>).</p>'
         family = row.id[len(row.api) + 1 :]
         name = f"{family}.{cell.content_type}.{cell.source}.{cell.style}.json"
+        if not all(is_safe_name(part) for part in (target.name, row.api, name)):
+            # Names come from a results file: none may lead outside the snapshot folder.
+            return (
+                '<p class="note">No snapshot: the target, api or cell name is not a plain'
+                " folder name.</p>"
+            )
         path = self.snapshots / target.name / row.api / name
         try:
             text = path.read_bytes().decode("utf-8", errors="replace")

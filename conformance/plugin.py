@@ -4,7 +4,10 @@ Options (all under `--conformance-*`, or the `conformance_*` ini keys):
 
 - `--conformance-matrix PATH`: the matrix; a bad file stops the run with `file:line:col` errors.
 - `--conformance-target NAME`: `reference`, an entry-point name or `module:attr` (repeatable).
-- `--conformance-results PATH`: write one JSON line per cell and check.
+- `--conformance-results PATH`: write one JSON line per cell and check (`conformance.runlog`:
+  atomic, locked, naming the run and how it ended; the path is checked before the run).
+- `--conformance-cell-timeout SECONDS` (ini `conformance_cell_timeout`): how long a render may
+  take before its cell is judged without it (default 60, 0 for no limit; `conformance.guard`).
 - `--conformance-cassettes DIR` (ini `conformance_cassettes`): replay every rendered payload
   through its api's official client from `DIR/<target>/<api>/<cell>.yaml` (the `cassette`
   check); `--conformance-record double|live` records them instead (`nox -s record`).
@@ -14,12 +17,9 @@ A test module opts in by holding `test_conformance` from `conformance.suite`.
 
 from __future__ import annotations
 
-import json
 import os
-import platform
 import warnings
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -27,7 +27,7 @@ import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
-from conformance import __version__
+from conformance import __version__, guard, runlog
 from conformance.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.checks import (
     CellRun,
@@ -42,6 +42,7 @@ from conformance.checks import (
 from conformance.levels import level_of
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.matrix.lifecycle import lifecycle_meta
+from conformance.paths import PathProblem
 from conformance.payload import snapshot_text
 from conformance.targets import Target, TargetError, resolve_target
 
@@ -88,6 +89,9 @@ class _State:
     targets: dict[str, Target] = field(default_factory=dict[str, Target])
     runs: dict[tuple[str, str], CellRun] = field(default_factory=dict[tuple[str, str], CellRun])
     records: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    run_log: runlog.RunLog | None = None
+    selected: int | None = None
+    """How many conformance tests the session selected (None: unknown, e.g. under xdist)."""
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -156,6 +160,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         " missing); also set by CONFORMANCE_REQUIRE_TARGETS=1",
     )
     group.addoption(
+        "--conformance-cell-timeout",
+        type=float,
+        help="seconds a target's render may take before its cell is judged without it"
+        " (default 60; 0: no limit)",
+    )
+    group.addoption(
         "--conformance-sdk-schema",
         action="store_true",
         help="also validate every payload with the official SDKs' types (needs the SDKs)",
@@ -164,6 +174,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
     parser.addini("conformance_cassettes", "cassette folder (the cassette check)", default="")
     parser.addini("conformance_targets", "targets under test", type="linelist", default=[])
+    parser.addini("conformance_cell_timeout", "seconds a render may take (0: no limit)", default="")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -201,6 +212,17 @@ def pytest_configure(config: pytest.Config) -> None:
         state.cassettes = config.rootpath / (ini_cassettes or "cassettes")
     if state.record == "live" and os.environ.get("CI"):
         raise pytest.UsageError("live recording never runs in CI (CI is set)")
+    try:
+        runlog.configure(
+            config,
+            state.results_path,
+            state.matrix_path,
+            state.snapshots if explicit else None,  # the plugin is inert without a matrix
+            state.cassettes,
+            recording=state.record is not None,
+        )
+    except (PathProblem, ValueError) as error:
+        raise pytest.UsageError(str(error)) from None
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     if explicit:
@@ -427,54 +449,46 @@ class _Recorder:
             record["verdict"] = "pass"
         self.state.records.append(record)
 
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        state = self.state
+        if state.results_path is not None and not hasattr(session.config, "workerinput"):
+            state.load()
+            try:
+                state.run_log = runlog.begin(session.config, state.results_path, self._meta())
+            except runlog.RunBusy as error:
+                raise pytest.UsageError(str(error)) from None
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.state.selected = (
+            sum(item.get_closest_marker("conformance") is not None for item in session.items)
+            or None
+        )
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         state = self.state
         if state.cassette_runner is not None:
             state.cassette_runner.close()
-        if state.results_path is None or hasattr(session.config, "workerinput"):
-            return
-        matrix = state.load()
-        meta = {
-            "kind": "meta",
-            "suite_version": __version__,
-            "matrix": str(state.matrix_path),
-            "matrix_digest": matrix.digest,
-            "targets": {t.name: t.version for t in state.targets.values()},
-            "python": platform.python_version(),
-            "date": datetime.now(UTC).isoformat(timespec="seconds"),
-            "as_of": matrix.as_of.isoformat(),
-            "lifecycle": lifecycle_meta(matrix),
-        }
-        order = (
-            "kind",
-            "target",
-            "target_version",
-            "cell",
-            "row",
-            "api",
-            "model",
-            "content_type",
-            "source",
-            "style",
-            "expect",
-            "known",
-            "cite",
-            "check",
-            "level",
-            "verdict",
-            "outcome",
-            "url",
-            "detail",
-            "reason",
-            "link",
-            "live",
+        if state.run_log is not None:
+            runlog.end(
+                session, state.run_log, self._meta(), state.records, state.selected, int(exitstatus)
+            )
+
+    def pytest_unconfigure(self) -> None:
+        if self.state.run_log is not None:
+            self.state.run_log.release()
+        guard.set_time_limit(guard.DEFAULT_TIME_LIMIT)
+
+    def _meta(self) -> dict[str, Any]:
+        state = self.state
+        assert state.matrix is not None
+        return runlog.meta_line(
+            __version__,
+            state.matrix_path,
+            state.matrix.digest,
+            {t.name: t.version for t in state.targets.values()},
+            as_of=state.matrix.as_of.isoformat(),
+            lifecycle=lifecycle_meta(state.matrix),
         )
-        lines = [meta, *({k: r[k] for k in order if k in r} for r in state.records)]
-        lines.append({"kind": "end", "results": len(state.records)})
-        state.results_path.parent.mkdir(parents=True, exist_ok=True)
-        with state.results_path.open("w", encoding="utf-8") as out:
-            for line in lines:
-                out.write(json.dumps(line, ensure_ascii=False) + "\n")
 
 
 def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:

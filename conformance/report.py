@@ -468,9 +468,26 @@ def _why(check: CheckReport) -> str:
 _BREAK = re.compile(r"\r\n|\r|\n")
 
 
+_MD_ESCAPES: dict[str, str] = {
+    "\\": "\\\\",
+    "|": "\\|",
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    "[": "\\[",
+    "]": "\\]",
+    "`": "\\`",
+}
+_MD_SPECIAL = re.compile(r"[\\|&<>\[\]`]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u2028\u2029]")
+
+
 def md_text(text: str) -> str:
-    """Text safe inside a table cell or a list item: pipes escaped, line breaks as <br>."""
-    return _BREAK.sub("<br>", text.replace("\\", "\\\\").replace("|", "\\|"))
+    """Text safe inside a table cell, a heading or a list item, whoever wrote it: no HTML
+    (`<`, `>`, `&` as entities), no link, image or code span (`[`, `]`, backticks escaped),
+    pipes escaped, line breaks as <br>, other control characters as U+FFFD."""
+    escaped = _MD_SPECIAL.sub(lambda m: _MD_ESCAPES[m.group()], text)
+    return _BREAK.sub("<br>", _CONTROL.sub("\ufffd", escaped))
 
 
 def md_code(text: str) -> str:
@@ -515,6 +532,12 @@ _BADGE_COLOURS: tuple[tuple[float, str], ...] = (
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
+def _badge_text(text: str) -> str:
+    """A name as a badge shows it: one line, no control characters, at most 60 characters."""
+    flat = _CONTROL.sub("", _BREAK.sub(" ", text))
+    return flat if len(flat) <= 60 else flat[:59] + "…"
+
+
 def badges(report: Report) -> dict[str, dict[str, str | int]]:
     """One shields.io endpoint badge per target, keyed by its file name (`<target>.json`)."""
     out: dict[str, dict[str, str | int]] = {}
@@ -529,7 +552,7 @@ def badges(report: Report) -> dict[str, dict[str, str | int]]:
         colour = next(c for floor, c in _BADGE_COLOURS if totals.conformant_share >= floor)
         out[name] = {
             "schemaVersion": 1,
-            "label": f"{target.name} conformance",
+            "label": f"{_badge_text(target.name)} conformance",
             "message": f"{passed}/{totals.cells} cells" if totals.cells else "no cells",
             "color": colour if totals.cells else "lightgrey",
         }

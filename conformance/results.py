@@ -5,6 +5,13 @@ target with its version, Python, date), one `result` line per cell and check, an
 line that counts the results. Loading is strict: every line must be a valid record, and a
 file without its `end` line, or with a wrong count, is taken as truncated.
 
+A file names the run that wrote it (`MetaLine.run`: id, start, command) and its end line says
+how that run ended (`EndLine.status`, `exit_status`, `end`; `conformance.runlog` writes them).
+Only a `complete` run is read: a file whose run was interrupted, stopped early or crashed, or
+that holds the meta line alone (a run killed, or still running), is refused with the reason,
+so no report, merge or diff is ever made from it. Files written before runs were tracked have
+neither field and load as before.
+
 Several files are shards of one run (CI jobs, xdist workers) when they agree on the suite
 version, the matrix digest, the Python version and every target's version, and no target,
 cell and check appears twice. `merge_results` joins such shards into one file. Problems are
@@ -32,6 +39,7 @@ from pydantic import (
 from conformance.history import ContentType
 from conformance.levels import Level
 from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
+from conformance.runlog import RunStatus
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -49,6 +57,8 @@ __all__ = [
     "Results",
     "ResultsFile",
     "RowLifecycle",
+    "RunInfo",
+    "RunStatus",
     "Source",
     "Style",
     "Verdict",
@@ -96,6 +106,14 @@ class RowLifecycle(_Model):
     shutdown: Date | None = None
 
 
+class RunInfo(_Model):
+    """Which run wrote a results file: its id, when it started and the command line."""
+
+    id: _Name
+    start: AwareDatetime
+    command: list[str]
+
+
 class MetaLine(_Model):
     kind: Literal["meta"]
     suite_version: _Name
@@ -109,6 +127,11 @@ class MetaLine(_Model):
     """The matrix's `as_of`; absent in files written before the matrix had one."""
     lifecycle: dict[_Name, RowLifecycle] = Field(default_factory=dict[str, RowLifecycle])
     """Per model row, its lifecycle dates; empty in files written before rows had them."""
+    run: RunInfo | None = None
+    """The run that wrote the file (absent in files older than run tracking, and in a file
+    `merge_results` wrote: `merged_from` names its runs)."""
+    merged_from: list[str] = Field(default_factory=list[str])
+    """The run ids of the shards a merged file joins."""
 
 
 class Live(_Model):
@@ -162,6 +185,13 @@ class ResultLine(_Model):
 class EndLine(_Model):
     kind: Literal["end"]
     results: int = Field(ge=0)
+    status: RunStatus = "complete"
+    """How the run ended; only a `complete` run's file is read as results (files older than
+    run tracking have no status and were written only by finished runs)."""
+    exit_status: int | None = None
+    run: str | None = None
+    """The id of the run, as on the meta line."""
+    end: AwareDatetime | None = None
 
 
 _Line = MetaLine | ResultLine | EndLine
@@ -237,6 +267,7 @@ def _load_file(path: str) -> ResultsFile:
         if isinstance(line, EndLine):
             if number != len(lines):
                 raise ReportError(f"{path}:{number + 1}: a line after the end line")
+            _check_end(path, number, meta, line)
             if line.results != len(results):
                 raise ReportError(
                     f"{path}:{number}: the end line counts {line.results} results but the file"
@@ -250,7 +281,35 @@ def _load_file(path: str) -> ResultsFile:
                 f" declared in the meta line's targets {meta.targets!r}"
             )
         results.append(line)
+    if meta.run is not None:
+        raise ReportError(
+            f"{path}: run {meta.run.id} (started {meta.run.start.isoformat()},"
+            f" `{' '.join(meta.run.command)}`) never finished: it was killed, crashed or is still"
+            " running; its results are incomplete, run it again"
+        )
     raise ReportError(f"{path}: no end line after line {len(lines)}; the file looks truncated")
+
+
+_STATUS_WORDS: dict[str, str] = {
+    "interrupted": "was interrupted (Ctrl-C, KeyboardInterrupt or pytest.exit)",
+    "incomplete": "stopped before every selected test ran (-x, --maxfail or a stop)",
+    "crashed": "crashed (pytest internal error)",
+}
+
+
+def _check_end(path: str, number: int, meta: MetaLine, end: EndLine) -> None:
+    """Only a run that finished normally is read as results."""
+    if meta.run is not None and end.run is not None and end.run != meta.run.id:
+        raise ReportError(
+            f"{path}:{number}: the end line is of run {end.run}, the meta line of run"
+            f" {meta.run.id}: two runs wrote this file"
+        )
+    if end.status != "complete":
+        run = f"run {meta.run.id}" if meta.run is not None else "the run"
+        raise ReportError(
+            f"{path}:{number}: {run} {_STATUS_WORDS[end.status]}, exit status"
+            f" {end.exit_status}; its results are incomplete and not a report: run it again"
+        )
 
 
 def _parse(raw: str, where: str, *, cut: bool) -> _Line:
@@ -324,7 +383,7 @@ def merge_results(results: Results) -> str:
     result in shard order, and one end line."""
     check_shards(results)
     first = results.files[0].meta
-    meta = first.model_dump(mode="json", exclude={"as_of", "lifecycle"}) | {
+    meta = first.model_dump(mode="json", exclude={"as_of", "lifecycle", "run", "merged_from"}) | {
         "targets": targets_of(results),
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
@@ -335,6 +394,13 @@ def merge_results(results: Results) -> str:
             row: lifecycle.model_dump(mode="json", exclude_none=True)
             for row, lifecycle in first.lifecycle.items()
         }
+    runs = [
+        run
+        for file in results.files
+        for run in ([file.meta.run.id] if file.meta.run else file.meta.merged_from)
+    ]
+    if runs:
+        meta["merged_from"] = runs
     lines: list[dict[str, Any]] = [meta]
     count = 0
     for file in results.files:

@@ -9,10 +9,10 @@ import shutil
 import socket
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import pytest
 import yaml
@@ -397,3 +397,76 @@ def test_the_results_file_carries_the_live_slot_of_a_live_cassette(
     results = importlib.import_module("conformance.results")
     built = report.build_report(results.load_results([str(pytester.path / "r.jsonl")]))
     assert '"live":{"accepted":true,"date":"2026-11-29"}' in built.model_dump_json()
+
+
+# --- every comparison of the cassette check can fail ------------------------------------------
+
+
+def _edit_request(path: Path, edit: Callable[[dict[str, Any]], None]) -> None:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    edit(data["interactions"][0]["request"])
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+
+
+def _uri(change: Callable[[SplitResult], SplitResult]) -> Callable[[dict[str, Any]], None]:
+    def edit(request: dict[str, Any]) -> None:
+        request["uri"] = urlunsplit(change(urlsplit(str(request["uri"]))))
+
+    return edit
+
+
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(request: dict[str, Any]) -> None:
+        request[key] = value
+
+    return edit
+
+
+# A mutant cassette per comparison: the request it holds differs from the one the SDK sends
+# in exactly one way, and the check must fail naming the difference.
+MUTANT_CASSETTES: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "method": (_set("method", "PUT"), "method: recorded PUT, sent POST"),
+    "host": (_uri(lambda u: u._replace(netloc="api.openai.example")), "uri: recorded"),
+    "scheme": (_uri(lambda u: u._replace(scheme="http")), "uri: recorded http://"),
+    "port": (_uri(lambda u: u._replace(netloc=u.netloc + ":8443")), ":8443"),
+    "path": (_uri(lambda u: u._replace(path=u.path + "/v2")), "/v2, sent"),
+    "query": (_uri(lambda u: u._replace(query="stream=true")), "?stream=true"),
+    "body": (_set("body", '{"model": "gpt-4o", "messages": []}'), '-  "messages": []'),
+}
+
+
+@pytest.mark.parametrize("comparison", sorted(MUTANT_CASSETTES))
+def test_each_comparison_of_the_cassette_check_can_fail(comparison: str, tmp_path: Path) -> None:
+    run = _run(TEXT_CELL)
+    path = _copy(TEXT_CELL, tmp_path)
+    assert Replayer(tmp_path).check("reference", run.cell, _payload(run)).passed
+    edit, says = MUTANT_CASSETTES[comparison]
+    _edit_request(path, edit)
+    result = Replayer(tmp_path).check("reference", run.cell, _payload(run))
+    assert not result.passed
+    assert "does not hold the request the SDK sent" in result.detail
+    assert says in result.detail
+
+
+def test_a_client_sending_to_another_host_fails(tmp_path: Path) -> None:
+    """The host the SDK sends to is compared as sent: a client pointed elsewhere (a proxy, a
+    wrong region, a framework's own base URL) does not match a cassette of the real host."""
+    run = _run(TEXT_CELL)
+    _copy(TEXT_CELL, tmp_path)
+    elsewhere = dict(CANONICAL) | {"openai-chat": "https://llm-proxy.example/v1"}
+    replayer = Replayer(tmp_path, senders=Senders(base_urls=elsewhere))
+    result = replayer.check("reference", run.cell, _payload(run))
+    assert not result.passed
+    assert "sent https://llm-proxy.example/v1/chat/completions" in result.detail
+
+
+@pytest.mark.parametrize("count", [0, 2])
+def test_a_cassette_must_hold_exactly_one_interaction(count: int, tmp_path: Path) -> None:
+    run = _run(TEXT_CELL)
+    path = _copy(TEXT_CELL, tmp_path)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["interactions"] = data["interactions"][:1] * count
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    result = Replayer(tmp_path).check("reference", run.cell, _payload(run))
+    assert not result.passed
+    assert f"holds {count} interactions" in result.detail

@@ -37,9 +37,9 @@ from mutants import (
     OpenAIAudioOnMistral,
     RaisesWrongType,
     SendsMediaTwice,
+    SendsUnsupported,
     SendsUrlWithoutUrlForm,
     StorageStopsRefusing,
-    SendsUnsupported,
     SwallowsUnsupported,
     TruncatesBytes,
 )

@@ -50,7 +50,15 @@ def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pyt
     assert set(meta["lifecycle"]) == set(matrix.rows)
     row = matrix.row(ONE_ROW.rstrip("/"))
     assert meta["lifecycle"][ONE_ROW.rstrip("/")]["released"] == row.released.date.isoformat()
-    assert end == {"kind": "end", "results": tests}
+    assert end | {"end": "-"} == {
+        "kind": "end",
+        "results": tests,
+        "status": "complete",
+        "exit_status": 0,
+        "run": meta["run"]["id"],
+        "end": "-",
+    }
+    assert meta["run"]["command"][:2] == ["pytest", "-k"]
     assert {line["verdict"] for line in body} == {"pass"}
     assert {line["check"] for line in body} >= {"snapshot", "outcome", "provenance"}
     image = next(x for x in body if x["cell"] == IMAGE_CELL and x["check"] == "outcome")

@@ -4,7 +4,11 @@ file and line; the committed cassettes are clean; what only looks random is left
 from __future__ import annotations
 
 import base64
+import gzip
+import json
 import shutil
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -116,3 +120,105 @@ def test_the_cli_names_file_and_line_and_exits_1(
     assert f"{dirty}:4: anthropic: sk-ant-api" in out
     assert PLANTED["anthropic"] not in out
     assert cli(["scan-secrets", str(tmp_path / "nowhere")]) == 2
+
+
+# --- every format in every place vcrpy can put it ------------------------------------------
+
+# Made up here in each format's real shape, built by concatenation so that no line of this
+# file is itself a credential-shaped string.
+FORMATS: dict[str, str] = {
+    **PLANTED,
+    "github": "ghp" + "_" + "Ab1Cd2Ef3Gh4" * 3,
+    "gitlab": "glpat" + "-" + "Xy9Zw8Vu7Ts6Rq5Po4Nm",
+    "slack": "xoxb" + "-" + "1234567890-0987654321-Ab1Cd2Ef3Gh4Ij5K",
+    "slack-webhook": "https://hooks.slack.com/services/" + "T0ABC1234/B0DEF5678/" + "Ab1Cd2" * 4,
+    "stripe": "sk" + "_live_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8",
+    "google-oauth": "ya29" + "." + "a0Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9",
+    "npm": "npm" + "_" + "Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2",
+    "jwt": "eyJ" + "hbGciOiJIUzI1NiJ9.eyJ" + "zdWIiOiIxMjM0NTY3ODkwIn0." + "dozjgNryP4J3jVmNHl0w5N",
+    "private-key": "-----BEGIN " + "RSA PRIVATE KEY-----",
+    "url-credentials": "https://deploy" + ":hunter2hunter2@" + "internal.example.com",
+    "mistral": "mistral api key: " + "Zx8Cv4Bn1Mq7Wr3Ty9Ui5Op2As6Df0Gh",
+    "cohere": "cohere: " + "Ab3Cd7Ef1Gh5Ij9Kl2Mn6Op0Qr4St8Uv3Wx7Yz1A",
+    "aws-secret-key": "aws_secret_access_key=" + "q8Wx2Er5Ty9Ui3Op7As1Df4Gh6Jk0Lz+Xc/Vb8Nm",
+}
+
+
+def _block(data: bytes, indent: str = "      ") -> str:
+    """`data` as PyYAML writes bytes: a `!!binary |` block of base64 lines."""
+    encoded = base64.encodebytes(data).decode()
+    return "!!binary |\n" + "".join(f"{indent}{line}\n" for line in encoded.splitlines())
+
+
+def _body(key: str) -> bytes:
+    return json.dumps({"messages": [{"role": "user", "content": f"key {key} here"}]}).encode()
+
+
+def _raw_deflate(data: bytes) -> bytes:
+    squeezer = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+    return squeezer.compress(data) + squeezer.flush()
+
+
+LOCATIONS: dict[str, tuple[str, Callable[[str], str]]] = {
+    "as-is": ("", lambda key: f"    body: '{_body(key).decode()}'\n"),
+    "binary": ("!!binary", lambda key: f"    body: {_block(_body(key))}"),
+    "base64-in-body": (
+        "base64",
+        lambda key: (
+            "    body: '" + json.dumps({"document": base64.b64encode(_body(key)).decode()}) + "'\n"
+        ),
+    ),
+    "gzip-binary": ("!!binary+gzip", lambda key: f"    body: {_block(gzip.compress(_body(key)))}"),
+    "deflate-binary": (
+        "!!binary+deflate",
+        lambda key: f"    body: {_block(zlib.compress(_body(key)))}",
+    ),
+    "raw-deflate-binary": (
+        "!!binary+deflate",
+        lambda key: f"    body: {_block(_raw_deflate(_body(key)))}",
+    ),
+    "base64-in-gzip-binary": (
+        "!!binary+gzip+base64",
+        lambda key: (
+            "    body: "
+            + _block(
+                gzip.compress(json.dumps({"b": base64.b64encode(_body(key)).decode()}).encode())
+            )
+        ),
+    ),
+    "response-string-binary": (
+        "!!binary",
+        lambda key: f"  response:\n    body:\n      string: {_block(_body(key), ' ' * 8)}",
+    ),
+}
+
+
+@pytest.mark.parametrize("location", sorted(LOCATIONS))
+@pytest.mark.parametrize("kind", sorted(FORMATS))
+def test_each_format_is_caught_in_each_place(kind: str, location: str) -> None:
+    via, place = LOCATIONS[location]
+    text = "interactions:\n- request:\n" + place(FORMATS[kind])
+    found = [(f.kind, f.via) for f in scan_text(text, "c.yaml")]
+    assert (kind, via) in found
+    at = next(n for n, t in enumerate(text.splitlines(), 1) if "body: " in t or "string: " in t)
+    assert {f.line for f in scan_text(text, "c.yaml")} == {at}
+    assert FORMATS[kind] not in "\n".join(str(f) for f in scan_text(text))
+
+
+def test_a_finding_says_which_encodings_hid_it() -> None:
+    text = "    body: " + _block(gzip.compress(_body(FORMATS["github"])))
+    (finding,) = scan_text(text, "c.yaml")
+    assert str(finding).startswith("c.yaml:1: github (inside !!binary+gzip): ghp_Ab1Cd")
+
+
+def test_media_and_ids_stay_clean_when_decoded() -> None:
+    """Base64 media, compressed or not, and long identifiers are decoded and left alone."""
+    png = (ROOT / "conformance/fixtures/chart.png").read_bytes()
+    pdf = (ROOT / "conformance/fixtures/report.pdf").read_bytes()
+    text = (
+        f"    body: {_block(gzip.compress(png))}"
+        f"    body: '{json.dumps({'data': base64.b64encode(pdf).decode()})}'\n"
+        "    id: ChatCompletionMessageToolCallParamWithSomeLength\n"
+        f"    body: {_block(zlib.compress(b'{}' * 500))}"
+    )
+    assert scan_text(text) == []

@@ -148,6 +148,8 @@ def _check_refuse_or_download(
             )
         ]
     return []
+
+
 _LIFECYCLE = ("released", "deprecated", "shutdown")
 """A row's lifecycle dates, in the order they must fall."""
 

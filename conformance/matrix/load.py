@@ -73,6 +73,9 @@ def load_matrix(path: str | Path) -> Matrix:
     """Load and validate a matrix file; raise `MatrixError` listing every problem."""
     shown = str(path)
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_BYTES:
+            raise MatrixError([LocatedError(shown, 1, 1, _too_big(size))])
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise MatrixError(
@@ -96,7 +99,104 @@ def load_matrix(path: str | Path) -> Matrix:
                 )
             ]
         ) from None
-    return _parse(text, shown, "sha256:" + hashlib.sha256(raw).hexdigest())
+    screened = screen_text(text, shown)
+    if screened:
+        raise MatrixError(screened)
+    try:
+        return _parse(text, shown, "sha256:" + hashlib.sha256(raw).hexdigest())
+    except RecursionError:  # a nesting the screen did not foresee
+        raise MatrixError(
+            [LocatedError(shown, 1, 1, f"nesting too deep to read; {_DEEP_HINT}")]
+        ) from None
+
+
+# --- screening: what would make the YAML reader itself fail -------------------------------
+
+MAX_BYTES: Final = 4 * 1024 * 1024
+"""A matrix file larger than this is refused before reading (ours is about 100 KB)."""
+MAX_DEPTH: Final = 64
+"""Nesting levels (mappings, sequences, flow brackets) a matrix may use (ours uses six)."""
+_DEEP_HINT: Final = (
+    f"a matrix nests a few levels (rows, cells, sources, styles), never more than {MAX_DEPTH}"
+)
+_FORBIDDEN: Final = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]"
+)
+"""Characters YAML does not allow in a stream (C0 and C1 controls but tab, line feed, carriage
+return and NEL; DEL; surrogates; the two non-characters U+FFFE and U+FFFF)."""
+
+
+def _too_big(size: int) -> str:
+    return (
+        f"the file is {size:,} bytes; a matrix is at most {MAX_BYTES:,} bytes (is this the"
+        " right file?)"
+    )
+
+
+def _position_of(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def screen_text(text: str, shown: str) -> list[LocatedError]:
+    """Control characters and nesting the YAML reader cannot take, located (at most the first
+    of each kind, so that a binary file gives two lines, not thousands)."""
+    errors: list[LocatedError] = []
+    bad = _FORBIDDEN.search(text)
+    if bad is not None:
+        char = bad.group()
+        what = "a NUL byte" if char == "\x00" else f"the control character U+{ord(char):04X}"
+        hint = (
+            "; is the file binary, or saved as UTF-16?"
+            if char == "\x00"
+            else "; delete it, or write it as an escape inside a double-quoted string"
+        )
+        errors.append(LocatedError(shown, *_position_of(text, bad.start()), f"{what}{hint}"))
+    deep = _too_deep(text)
+    if deep is not None:
+        errors.append(
+            LocatedError(shown, *deep, f"nesting deeper than {MAX_DEPTH} levels; {_DEEP_HINT}")
+        )
+    return errors
+
+
+_DASHES: Final = re.compile(r"(?:-[ \t]+)*")
+
+
+def _too_deep(text: str) -> tuple[int, int] | None:
+    """Where the nesting first exceeds `MAX_DEPTH`: block indentation, `- - -` runs and flow
+    brackets, counted roughly (quoted strings and comments skipped)."""
+    indents: list[int] = []
+    flow = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        body = line.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        if flow == 0:
+            indent = len(line) - len(body)
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+            dashes = _DASHES.match(body)
+            depth = len(indents) + (dashes.group().count("-") if dashes else 0)
+            if depth > MAX_DEPTH:
+                return number, indent + 1
+        quote = ""
+        for col, char in enumerate(line, 1):
+            if quote:
+                if char == quote:
+                    quote = ""
+            elif char in "'\"":
+                quote = char
+            elif char == "#" and (col == 1 or line[col - 2] in " \t"):
+                break
+            elif char in "[{":
+                flow += 1
+                if len(indents) + flow > MAX_DEPTH:
+                    return number, col
+            elif char in "]}":
+                flow = max(0, flow - 1)
+    return None
 
 
 def _parse(text: str, shown: str, digest: str) -> Matrix:
