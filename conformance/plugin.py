@@ -41,6 +41,14 @@ from conformance.checks import (
 )
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.payload import snapshot_text
+from conformance.property_gate import (
+    DEFAULT_EXAMPLES,
+    Declared,
+    PropertyCase,
+    property_cases,
+    property_lines,
+    run_property,
+)
 from conformance.targets import Target, TargetError, resolve_target
 
 if TYPE_CHECKING:
@@ -73,6 +81,8 @@ class _State:
     target_specs: list[str]
     results_path: Path | None
     sdk_schema: bool = False
+    property_examples: int = DEFAULT_EXAMPLES
+    """Histories per target and property (`conformance.property_gate`); 0 runs none."""
     require_targets: bool = False
     """A target that reports itself `unavailable` (a missing optional dependency) stops the run
     instead of skipping its tests."""
@@ -158,6 +168,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also validate every payload with the official SDKs' types (needs the SDKs)",
     )
+    group.addoption(
+        "--conformance-property-examples",
+        type=int,
+        help=f"histories each property tries per target (default {DEFAULT_EXAMPLES});"
+        " 0 leaves the properties out",
+    )
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
     parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
     parser.addini("conformance_cassettes", "cassette folder (the cassette check)", default="")
@@ -199,6 +215,8 @@ def pytest_configure(config: pytest.Config) -> None:
         state.cassettes = config.rootpath / (ini_cassettes or "cassettes")
     if state.record == "live" and os.environ.get("CI"):
         raise pytest.UsageError("live recording never runs in CI (CI is set)")
+    examples = cast("int | None", config.getoption("conformance_property_examples"))
+    state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     if explicit:
@@ -216,7 +234,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     state = metafunc.config.stash[_STATE]
     matrix = state.load()
-    cases = [
+    cases: list[Case | PropertyCase] = [
         Case(spec, cell, check)
         for spec in state.target_specs
         for cell in matrix.all_cells()
@@ -225,6 +243,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         )
         if state.record is None or check == "cassette"  # recording runs the cassette check alone
     ]
+    if state.record is None:
+        cases += property_cases(state.target_specs, state.property_examples)
     metafunc.parametrize(
         "conformance_case",
         [pytest.param(c, id=c.id, marks=pytest.mark.conformance) for c in cases],
@@ -253,7 +273,8 @@ class PayloadSnapshot(SingleFileSnapshotExtension):
     @staticmethod
     def _case(test_location: PyTestLocation) -> Case | None:
         params = getattr(getattr(test_location.item, "callspec", None), "params", {})
-        return cast("Case | None", params.get("conformance_case"))
+        case = params.get("conformance_case")
+        return case if isinstance(case, Case) else None
 
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
@@ -289,10 +310,18 @@ def conformance_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(PayloadSnapshot)
 
 
-def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None:
+def run_case(case: Case | PropertyCase, snapshot: SnapshotAssertion, item: pytest.Item) -> None:
     """The body of every generated test."""
     state = item.config.stash[_STATE]
     assert state.matrix is not None
+    if isinstance(case, PropertyCase):
+        found: dict[str, Any] = {}
+        item.user_properties.append((_RECORD, found))
+        rows = {row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}
+        declared = _declared(state, case.target, case.cell)
+        target = state.targets[case.target]
+        run_property(case, target, list(rows.values()), state.property_examples, declared, found)
+        return
     target = state.targets[case.target]
     cell = case.cell
     record: dict[str, Any] = {
@@ -364,6 +393,13 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
             pytrace=False,
         )
     pytest.xfail(f"known deviation: {deviation.reason} ({deviation.link})")
+
+
+def _declared(state: _State, spec: str, cell: str) -> Declared | None:
+    """The deviation a target's deviations file declares for a property cell, if any."""
+    files = cast("dict[str, Any]", getattr(state, "deviations", {}))
+    found = files.get(spec)
+    return None if found is None else cast("Declared | None", found.for_cell(cell))
 
 
 def _cassette(state: _State, target: str, run: CellRun, record: dict[str, Any]) -> CheckResult:
@@ -459,12 +495,14 @@ class _Recorder:
             "reason",
             "link",
         )
+        cells = [r for r in state.records if "property" not in r]
         lines = [
             meta,
             *(
                 {k: r[k] for k in order} | ({"live": r["live"]} if "live" in r else {})
-                for r in state.records
+                for r in cells
             ),
+            *property_lines(state.records),  # after every cell line (conformance.results)
         ]
         lines.append({"kind": "end", "results": len(state.records)})
         state.results_path.parent.mkdir(parents=True, exist_ok=True)

@@ -255,7 +255,9 @@ def test_checks_of_one_cell_must_agree(tmp_path: Path) -> None:
 
 
 def test_json_round_trips(tmp_path: Path) -> None:
-    report = report_of(tmp_path, [*ALL_PASS, result(verdict="xpass", check="x", link=LINK)])
+    report = report_of(
+        tmp_path, [*ALL_PASS, result(verdict="xpass", check="x", level="reference", link=LINK)]
+    )
     text = write_report([tmp_path / "r.jsonl"], "json")
     assert text == report.model_dump_json(indent=2)
     assert Report.model_validate_json(text) == report
