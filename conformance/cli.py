@@ -5,7 +5,8 @@
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
     conformance merge SHARD... [-o FILE]
-    conformance diff BASE HEAD [-o FILE]          exit 1 when HEAD regresses a cell
+    conformance diff BASE HEAD [--fail-on LEVELS] [-o FILE]
+                                                  exit 1 when HEAD regresses a cell (at LEVELS)
     conformance badges RESULTS... -o DIR
     conformance scan-secrets [PATH...]            exit 1 when a credential is found
 
@@ -20,10 +21,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 from conformance import __version__
 from conformance.diff import diff_reports, render_diff
 from conformance.html import Citation, render_html
+from conformance.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.report import Report, badges, build_report, render_markdown
 from conformance.results import ReportError, load_results, merge_results
@@ -87,8 +90,20 @@ def _diff(args: argparse.Namespace) -> int:
     base = build_report(load_results([args.base]))
     head = build_report(load_results([args.head]))
     diff = diff_reports(base, head)
-    _write(render_diff(diff), args.output)
-    return 1 if diff.of("regression") else 0
+    levels = cast("tuple[Level, ...]", args.fail_on)
+    _write(render_diff(diff, levels), args.output)
+    return 1 if diff.regressions(levels) else 0
+
+
+def _levels(text: str) -> tuple[Level, ...]:
+    """`required,recommended` -> the levels, strongest first; an unknown name is an error."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in LEVELS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {', '.join(unknown) or repr(text)}; choose from {', '.join(LEVELS)}"
+        )
+    return tuple(level for level in LEVELS if level in names)
 
 
 def _badges(args: argparse.Namespace) -> int:
@@ -142,6 +157,14 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("base", help="results file of the base (e.g. the target branch)")
     diff.add_argument("head", help="results file of the change")
     diff.add_argument("-o", "--output", help="write the Markdown here instead of stdout")
+    diff.add_argument(
+        "--fail-on",
+        type=_levels,
+        default=LEVELS,
+        metavar="LEVELS",
+        help="exit 1 only on a regression breaking a rule of these levels, comma separated"
+        f" (default: all of {','.join(LEVELS)})",
+    )
     diff.set_defaults(run=_diff)
 
     badge = commands.add_parser("badges", help="write a shields.io endpoint JSON per target")

@@ -79,8 +79,9 @@ def test_xfail_shows_warning_reason_and_link(tmp_path: Path) -> None:
     md = render_markdown(report)
     assert table_row(md, "openai-chat/gpt-4o") == ["⚠️ noted"]
     deviations = md.split("### Known deviations", 1)[1]
-    assert f"- `{CELL}` · `outcome` (reference) · outcome noted: replaces media by a note ({LINK})" in (
-        deviations
+    assert (
+        f"- `{CELL}` · `outcome` (reference) · outcome noted: replaces media by a note ({LINK})"
+        in (deviations)
     )
     assert "No failures." in md
 
