@@ -128,12 +128,16 @@ def _compare(args: argparse.Namespace) -> int:
             raise ReportError("--repro only applies to the HTML page")
         _write(render_compare_markdown(comparison), args.output)
         return 0
-    scripts = _repro_scripts(comparison, args.matrix) if args.repro else {}
+    given = cast("list[str]", args.repro_target or [])
+    specs = {name: spec for name, _, spec in (g.partition("=") for g in given) if spec}
+    scripts = _repro_scripts(comparison, args.matrix, specs) if args.repro else {}
     _write(render_compare_html(comparison, scripts=scripts), args.output)
     return 0
 
 
-def _repro_scripts(comparison: Any, matrix_path: str | None) -> dict[tuple[str, str], str]:
+def _repro_scripts(
+    comparison: Any, matrix_path: str | None, specs: dict[str, str]
+) -> dict[tuple[str, str], str]:
     """Reproducers for every failing or deviating cell of the targets importable here that
     have a `repro`; others keep just the command in their dialogs."""
     from conformance.compare import Comparison
@@ -150,7 +154,8 @@ def _repro_scripts(comparison: Any, matrix_path: str | None) -> dict[tuple[str, 
             if key in scripts:
                 continue
             try:
-                scripts[key] = repro_script(matrix, finding.cell, column.target)
+                spec = specs.get(column.target, column.target)
+                scripts[key] = repro_script(matrix, finding.cell, spec)
             except ReproError as error:
                 print(f"no reproducer for {key[1]} on {key[0]}: {error}", file=sys.stderr)
                 break  # the same reason holds for the target's other cells
@@ -249,6 +254,13 @@ def _parser() -> argparse.ArgumentParser:
         "--repro",
         action="store_true",
         help="html: embed the reproducer of each failing cell of targets importable here",
+    )
+    compare.add_argument(
+        "--repro-target",
+        action="append",
+        metavar="NAME=SPEC",
+        help="--repro: how to import a target the results name, e.g. my-fw=my_pkg.conf:Target"
+        " (default: the name itself, as an entry point)",
     )
     compare.add_argument("--matrix", help="the matrix, for --repro (default: the packaged one)")
     compare.add_argument("-o", "--output", help="write to this file instead of stdout")
