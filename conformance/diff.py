@@ -159,7 +159,7 @@ def _cells(report: Report) -> dict[tuple[str, str], CellSide]:
 
 
 def _property_side(prop: PropertyReport) -> CellSide:
-    status: DiffStatus = "fail" if prop.verdict == "fail" else prop.verdict
+    status: DiffStatus = prop.verdict
     return CellSide(
         status=status,
         outcome=None,

@@ -86,7 +86,13 @@ class PropertyCase:
 
     @property
     def cell(self) -> str:
+        """`property/<name>`: the results line's cell (a string, not a matrix cell)."""
         return f"property/{self.name}"
+
+    @property
+    def check(self) -> str:
+        """The results line's check: the property's name."""
+        return self.name
 
     @property
     def id(self) -> str:
