@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance.compare import FINDINGS_SHOWN, Comparison, Finding, Release, glyph
-from conformance.html import BASE_CSS, checks_table, esc, link
+from conformance.html import BASE_CSS, checks_table, esc, link, repro_command
 from conformance.levels import LEVELS, RATIONALE
 from conformance.report import CellReport, level_words, short_digest
 
@@ -21,12 +21,6 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["render_compare_html", "repro_command"]
-
-
-def repro_command(cell: str, target: str) -> str:
-    """The command that writes a cell's standalone reproducer."""
-    name = cell.replace("/", "_") + ".py"
-    return f"conformance repro {cell} --target {target} -o {name}"
 
 
 def render_compare_html(
@@ -241,7 +235,6 @@ _CSS = """
 .card h3 { margin: 0; font-size: 1.1rem; }
 .findings li { margin: .2rem 0; font-size: .9rem; }
 .compare { overflow-x: auto; }
-pre.command { background: #f6f6f6; padding: .5rem; }
 .k-fixed { background: #e7f5ea; }
 .k-broke { background: #fde8e7; }
 .st-none { background: #fff; border-color: #bbb; border-style: dotted; }

@@ -33,7 +33,15 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-__all__ = ["BASE_CSS", "Citation", "checks_table", "esc", "link", "render_html"]
+__all__ = [
+    "BASE_CSS",
+    "Citation",
+    "checks_table",
+    "esc",
+    "link",
+    "render_html",
+    "repro_command",
+]
 
 PAYLOAD_LIMIT = 100_000
 """Characters of a snapshot shown in a cell's details; the rest is cut, with a note."""
@@ -51,6 +59,12 @@ _OUTCOME_GLYPHS = {"native": "✅", "fallback-marked": "↪️", "raised": "🚫
 _EXPECT_GLYPHS = {"native": "✅", "fallback": "↪️", "unsupported": "🚫"}
 _STATUS_GLYPHS = {"fail": "❌", "xfail": "⚠️", "skip": "⏭️"}
 _VERDICT_GLYPHS = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "xpass": "❗", "skip": "⏭️"}
+
+
+def repro_command(cell: str, target: str) -> str:
+    """The command that writes a cell's standalone reproducer (`conformance repro`)."""
+    name = cell.replace("/", "_") + ".py"
+    return f"conformance repro {cell} --target {target} -o {name}"
 
 
 def esc(text: str) -> str:
@@ -221,6 +235,9 @@ class _Page:
                 _checks(cell),
                 "<h4>Payload</h4>",
                 self.payload(target, row, cell),
+                "<h4>Reproducer</h4>",
+                "<p>A standalone script using only the framework, to paste into an upstream"
+                f' issue:</p><pre class="command">{_e(repro_command(cell.id, target.name))}</pre>',
                 "</dialog>",
             ]
         )
@@ -393,6 +410,7 @@ dialog.details::backdrop { background: rgba(0, 0, 0, .35); }
 .v-xfail { background: #fff3e0; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0; font-size: .8rem; }
 pre.payload { max-height: 24rem; overflow: auto; background: #f6f6f6; padding: .5rem; }
+pre.command { background: #f6f6f6; padding: .5rem; }
 """
 
 BASE_CSS = _CSS
