@@ -37,7 +37,7 @@ from conformance.report import (
     md_text,
     short_digest,
 )
-from conformance.results import ReportError, load_results
+from conformance.results import ReportError, Source, Style, load_results
 
 if TYPE_CHECKING:
     import os
@@ -197,17 +197,30 @@ def _grid(columns: list[Release]) -> list[GridRow]:
             targets=[
                 GridCell(
                     target=column.target,
-                    cells=[
-                        c
-                        for c in column.cells.values()
-                        if c.id.rsplit("/", 3)[0] == row and c.content_type == content_type
-                    ],
+                    cells=sorted(
+                        (
+                            c
+                            for c in column.cells.values()
+                            if c.id.rsplit("/", 3)[0] == row and c.content_type == content_type
+                        ),
+                        key=_variant,
+                    ),
                 )
                 for column in columns
             ],
         )
         for row, content_type in ordered
     ]
+
+
+_VARIANTS: tuple[tuple[str, str], ...] = tuple(
+    (source, style) for source in get_args(Source) for style in get_args(Style)
+)
+
+
+def _variant(cell: CellReport) -> int:
+    """Inline before url, result before prompt before error: the order glyphs are shown in."""
+    return _VARIANTS.index((cell.source, cell.style))
 
 
 def _model_of(cell: CellReport) -> str:
@@ -318,8 +331,9 @@ def render_compare_markdown(comparison: Comparison) -> str:
         "",
         "Newest release of each target: "
         + ", ".join(f"{md_text(c.target)} {md_text(c.version)}" for c in columns)
-        + ". Each grid cell holds one glyph per source and style (inline · result, inline ·"
-        " prompt, inline · error, url · result, url · prompt), in that order.",
+        + ". Each grid cell holds one glyph per cell of that row and content type, in the order"
+        " inline · result, inline · prompt, inline · error, url · result, url · prompt (those"
+        " the matrix has).",
     ]
     if len(comparison.matrices) > 1:
         out += [
