@@ -297,6 +297,22 @@ def _timeline(versions: list[Release]) -> list[TimelineChange]:
                     version=newer.version,
                 )
             )
+        was_held: dict[str, DiffStatus] = {p.name: p.verdict for p in older.properties}
+        for prop in newer.properties:
+            before = was_held.get(prop.name)
+            if before is None or before == prop.verdict:
+                continue
+            by = STATUS_RANK[prop.verdict] - STATUS_RANK[before]
+            changes.append(
+                TimelineChange(
+                    target=newer.target,
+                    cell=f"property/{prop.name}",
+                    kind="fixed" if by < 0 else "broke" if by > 0 else "changed",
+                    before=f"{older.version}: {before}",
+                    after=f"{newer.version}: {prop.verdict}",
+                    version=newer.version,
+                )
+            )
     return changes
 
 

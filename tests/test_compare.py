@@ -168,3 +168,25 @@ def test_repro_embeds_the_scripts_of_failing_cells_of_importable_targets(
     assert "no reproducer for" in capsys.readouterr().err
     assert "http.server" not in out.read_text(encoding="utf-8")
     assert repro_command(IMAGE, "repro-demo") in out.read_text(encoding="utf-8")
+
+
+def test_a_property_that_starts_holding_is_fixed_in_its_release(tmp_path: Path) -> None:
+    def prop(version: str, verdict: str) -> dict[str, Any]:
+        return {
+            "kind": "result",
+            "target": PAI,
+            "target_version": version,
+            "cell": "property/total",
+            "property": "total",
+            "check": "total",
+            "verdict": verdict,
+            "examples": 50,
+            "detail": "held" if verdict == "pass" else "raised ValueError",
+            "reason": None,
+            "link": None,
+        }
+
+    old = write(tmp_path / "old.jsonl", [prop("1.0.0", "fail")], head=meta(**{PAI: "1.0.0"}))
+    new = write(tmp_path / "new.jsonl", [prop("2.0.0", "pass")], head=meta(**{PAI: "2.0.0"}))
+    (change,) = build_comparison([old, new]).timeline
+    assert (change.cell, change.kind, change.before) == ("property/total", "fixed", "1.0.0: fail")
