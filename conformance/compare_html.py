@@ -235,6 +235,8 @@ _CSS = """
 .card h3 { margin: 0; font-size: 1.1rem; }
 .findings li { margin: .2rem 0; font-size: .9rem; }
 .compare { overflow-x: auto; }
+.compare .cell { display: inline-flex; width: auto; margin: 1px; }
+.compare td { min-width: 12rem; }
 .k-fixed { background: #e7f5ea; }
 .k-broke { background: #fde8e7; }
 .st-none { background: #fff; border-color: #bbb; border-style: dotted; }
