@@ -59,7 +59,9 @@ def _latest_target_results(session: nox.Session, results: Path) -> list[str]:
 
 @nox.session
 def conformance(session: nox.Session) -> None:
-    """The matrix on the reference target: writes the results, report (md, json, html), badges."""
+    """The matrix and the properties on the reference target: writes the results, the report
+    (md, json, html), badges per target and level, and the comparison of every target's
+    releases (compare.md, compare.html)."""
     _install(session, "schemas")
     REPORT.mkdir(exist_ok=True)
     results = REPORT / "results.jsonl"
@@ -91,7 +93,12 @@ def conformance(session: nox.Session) -> None:
         "-o",
         str(REPORT / "index.html"),
     )
-    session.run("conformance", "badges", str(results), "-o", str(REPORT / "badges"))
+    session.run("conformance", "badges", *report[2:], "-o", str(REPORT / "badges"))
+    # Frameworks side by side: the newest release of each target as a column, and the version
+    # timeline ("fixed in", "broke in") from every release's results file left in report/.
+    releases = [str(results), *sorted(str(p) for p in REPORT.glob("results-*.jsonl"))]
+    for name in ("compare.md", "compare.html"):
+        session.run("conformance", "compare", *releases, "-o", str(REPORT / name))
     failed = [
         line["cell"] + " " + line["check"]
         for line in map(json.loads, results.read_text(encoding="utf-8").splitlines())

@@ -7,8 +7,13 @@
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
     conformance merge SHARD... [-o FILE]
-    conformance diff BASE HEAD [-o FILE]          exit 1 when HEAD regresses a cell
+    conformance diff BASE HEAD [--fail-on LEVELS] [-o FILE]
+                                                  exit 1 when HEAD regresses a cell (at LEVELS)
     conformance badges RESULTS... -o DIR
+    conformance compare RESULTS... [-o FILE.md|FILE.html] [--repro]
+                                                  frameworks side by side, across versions
+    conformance repro CELL --target NAME [--matrix FILE] [-o FILE]
+                                                  a standalone reproducer for one cell
     conformance scan-secrets [PATH...]            exit 1 when a credential is found
 
 Errors are one line each, `file:line:col: what is wrong`, with exit status 2 and no
@@ -23,10 +28,12 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 from conformance import __version__
 from conformance.diff import diff_reports, render_diff
 from conformance.html import Citation, render_html
+from conformance.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, lifecycle_findings, load_matrix
 from conformance.matrix.lifecycle import located_findings
 from conformance.paths import PathProblem, check_folder, check_output_file
@@ -109,8 +116,20 @@ def _diff(args: argparse.Namespace) -> int:
     base = build_report(load_results([args.base]))
     head = build_report(load_results([args.head]))
     diff = diff_reports(base, head)
-    _write(render_diff(diff), args.output, [args.base, args.head])
-    return 1 if diff.of("regression") else 0
+    levels = cast("tuple[Level, ...]", args.fail_on)
+    _write(render_diff(diff, levels), args.output, [args.base, args.head])
+    return 1 if diff.regressions(levels) else 0
+
+
+def _levels(text: str) -> tuple[Level, ...]:
+    """`required,recommended` -> the levels, strongest first; an unknown name is an error."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in LEVELS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown level {', '.join(unknown) or repr(text)}; choose from {', '.join(LEVELS)}"
+        )
+    return tuple(level for level in LEVELS if level in names)
 
 
 def _badges(args: argparse.Namespace) -> int:
@@ -118,6 +137,73 @@ def _badges(args: argparse.Namespace) -> int:
     check_folder(out, "-o", writable=True)
     for name, badge in badges(build_report(load_results(args.results))).items():
         _write(json.dumps(badge, ensure_ascii=False) + "\n", str(out / name))
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from conformance.compare import build_comparison, render_compare_markdown
+    from conformance.compare_html import render_compare_html
+
+    comparison = build_comparison(args.results)
+    fmt = args.format or ("html" if str(args.output or "").endswith(".html") else "md")
+    if fmt == "md":
+        if args.repro:
+            raise ReportError("--repro only applies to the HTML page")
+        _write(render_compare_markdown(comparison), args.output)
+        return 0
+    given = cast("list[str]", args.repro_target or [])
+    specs = {name: spec for name, _, spec in (g.partition("=") for g in given) if spec}
+    scripts = _repro_scripts(comparison, args.matrix, specs) if args.repro else {}
+    _write(render_compare_html(comparison, scripts=scripts), args.output)
+    return 0
+
+
+def _repro_scripts(
+    comparison: Any, matrix_path: str | None, specs: dict[str, str]
+) -> dict[tuple[str, str], str]:
+    """Reproducers for every failing or deviating cell of the targets importable here that
+    have a `repro`; others keep just the command in their dialogs."""
+    from conformance.compare import Comparison
+    from conformance.repro import ReproError, repro_script
+
+    assert isinstance(comparison, Comparison)
+    matrix = load_matrix(matrix_path or _default_matrix())
+    scripts: dict[tuple[str, str], str] = {}
+    for column in comparison.columns:
+        for finding in comparison.findings[column.target]:
+            if finding.cell.startswith("property/"):
+                continue
+            key = (column.target, finding.cell)
+            if key in scripts:
+                continue
+            try:
+                spec = specs.get(column.target, column.target)
+                scripts[key] = repro_script(matrix, finding.cell, spec)
+            except ReproError as error:
+                print(f"no reproducer for {key[1]} on {key[0]}: {error}", file=sys.stderr)
+                break  # the same reason holds for the target's other cells
+    return scripts
+
+
+def _default_matrix() -> str:
+    """The matrix shipped in the wheel, or the repository's own in a source checkout."""
+    package = Path(__file__).parent
+    shipped = package / "data" / "matrix.yaml"
+    return str(shipped if shipped.exists() else package.parent / "matrix.yaml")
+
+
+def _repro(args: argparse.Namespace) -> int:
+    from conformance.repro import ReproError, repro_script
+
+    matrix = load_matrix(args.matrix or _default_matrix())
+    try:
+        script = repro_script(matrix, args.cell, args.target)
+    except ReproError as error:
+        print(f"conformance repro: {error}", file=sys.stderr)
+        return 2
+    _write(script, args.output)
+    if args.output:
+        print(f"wrote {args.output}; run it with the framework installed: python {args.output}")
     return 0
 
 
@@ -172,12 +258,52 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("base", help="results file of the base (e.g. the target branch)")
     diff.add_argument("head", help="results file of the change")
     diff.add_argument("-o", "--output", help="write the Markdown here instead of stdout")
+    diff.add_argument(
+        "--fail-on",
+        type=_levels,
+        default=LEVELS,
+        metavar="LEVELS",
+        help="exit 1 only on a regression breaking a rule of these levels, comma separated"
+        f" (default: all of {','.join(LEVELS)})",
+    )
     diff.set_defaults(run=_diff)
 
     badge = commands.add_parser("badges", help="write a shields.io endpoint JSON per target")
     badge.add_argument("results", nargs="+", help="results files (JSON Lines) from a run")
     badge.add_argument("-o", "--output", required=True, help="the folder to write them in")
     badge.set_defaults(run=_badges)
+
+    compare = commands.add_parser(
+        "compare", help="targets side by side per model row and content type, across versions"
+    )
+    compare.add_argument(
+        "results", nargs="+", help="results files, each a run (one per framework release)"
+    )
+    compare.add_argument("--format", choices=("md", "html"), help="default: from -o, else md")
+    compare.add_argument(
+        "--repro",
+        action="store_true",
+        help="html: embed the reproducer of each failing cell of targets importable here",
+    )
+    compare.add_argument(
+        "--repro-target",
+        action="append",
+        metavar="NAME=SPEC",
+        help="--repro: how to import a target the results name, e.g. my-fw=my_pkg.conf:Target"
+        " (default: the name itself, as an entry point)",
+    )
+    compare.add_argument("--matrix", help="the matrix, for --repro (default: the packaged one)")
+    compare.add_argument("-o", "--output", help="write to this file instead of stdout")
+    compare.set_defaults(run=_compare)
+
+    repro = commands.add_parser(
+        "repro", help="write a standalone script reproducing one cell on a target"
+    )
+    repro.add_argument("cell", help="the cell id, e.g. openai-chat/gpt-4o/image/inline/result")
+    repro.add_argument("--target", required=True, help="a target name or module:attr")
+    repro.add_argument("--matrix", help="matrix.yaml (default: the packaged one)")
+    repro.add_argument("-o", "--output", help="write the script here instead of stdout")
+    repro.set_defaults(run=_repro)
 
     scan = commands.add_parser(
         "scan-secrets", help="find credential-shaped strings (cassettes); exit 1 on a finding"

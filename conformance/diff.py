@@ -19,6 +19,12 @@ improvement; that includes a known deviation that no longer happens (xfail to pa
 xpass). Anything else that differs (the expectation, which checks fail, an outcome that was
 not observed on one side) is listed as another change. `conformance diff` exits 1 when there
 is a regression.
+
+Each regression names the levels it breaks (`conformance.levels`): a level regresses when the
+cell's status over that level's checks alone got worse; a worse outcome at the same status
+counts at the `reference` level (the matrix's expected layout). `--fail-on required` gates on
+required rules only, so a framework can merge a change that only moves a payload's layout.
+Properties (`property/<name>`) are compared like cells, at their own level.
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from conformance.report import CellReport, Report, md_text, short_digest
+from conformance.levels import LEVELS, Level
+from conformance.report import CellReport, PropertyReport, Report, md_text, short_digest
 
 __all__ = [
     "OUTCOME_RANK",
@@ -71,6 +78,8 @@ class CellSide(_Model):
     """Check -> verdict."""
     reason: str | None
     """The declared deviation's reason, when the cell has one."""
+    levels: dict[Level, DiffStatus] = {}
+    """The status over each level's checks alone (see `CellReport.levels`)."""
 
 
 class CellChange(_Model):
@@ -81,6 +90,8 @@ class CellChange(_Model):
     head: CellSide | None
     notes: list[str]
     """What changed besides status and outcome, in words."""
+    levels: list[Level] = []
+    """For a regression, the levels it breaks, strongest first."""
 
 
 class Diff(_Model):
@@ -94,6 +105,10 @@ class Diff(_Model):
 
     def of(self, kind: ChangeKind) -> list[CellChange]:
         return [change for change in self.changes if change.kind == kind]
+
+    def regressions(self, levels: tuple[Level, ...] = LEVELS) -> list[CellChange]:
+        """The regressions that break a rule of one of `levels`."""
+        return [c for c in self.of("regression") if set(c.levels) & set(levels)]
 
 
 def diff_reports(base: Report, head: Report) -> Diff:
@@ -130,13 +145,29 @@ def _describe(report: Report) -> str:
 
 
 def _cells(report: Report) -> dict[tuple[str, str], CellSide]:
-    return {
+    cells = {
         (target.name, cell.id): _side(cell)
         for target in report.targets
         for row in target.rows
         for content_type in row.content_types
         for cell in content_type.cells
     }
+    for target in report.targets:
+        for prop in target.properties:
+            cells[(target.name, f"property/{prop.name}")] = _property_side(prop)
+    return cells
+
+
+def _property_side(prop: PropertyReport) -> CellSide:
+    status: DiffStatus = prop.verdict
+    return CellSide(
+        status=status,
+        outcome=None,
+        expect="holds",
+        verdicts={prop.name: prop.verdict},
+        reason=prop.reason,
+        levels={prop.level: status},
+    )
 
 
 def _side(cell: CellReport) -> CellSide:
@@ -144,12 +175,17 @@ def _side(cell: CellReport) -> CellSide:
     status: DiffStatus = cell.status
     if status == "fail" and "fail" not in verdicts.values():
         status = "xpass"
+    levels: dict[Level, DiffStatus] = {}
+    for level, at in cell.levels.items():
+        at_level = {c.verdict for c in cell.checks if c.level == level}
+        levels[level] = "xpass" if at == "fail" and "fail" not in at_level else at
     return CellSide(
         status=status,
         outcome=cell.outcome,
         expect=cell.expect,
         verdicts=verdicts,
         reason=next((check.reason for check in cell.checks if check.reason), None),
+        levels=levels,
     )
 
 
@@ -164,15 +200,28 @@ def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -
     if old.outcome is not None and new.outcome is not None:
         by_outcome = OUTCOME_RANK[new.outcome] - OUTCOME_RANK[old.outcome]
     worse = by_status or by_outcome
+    broken: list[Level] = [
+        level
+        for level in LEVELS
+        if level in new.levels
+        and STATUS_RANK[new.levels[level]] > STATUS_RANK[old.levels.get(level, "pass")]
+    ]
+    if by_outcome > 0 and not by_status and "reference" not in broken:
+        broken.append("reference")
     if worse > 0:
         kind = "regression"
+        if not broken:  # a worse status no single level explains (e.g. levels absent)
+            broken = ["reference"]
     elif worse < 0:
         kind = "improvement"
     elif old.status != new.status or old.outcome != new.outcome or notes:
         kind = "changed"
     else:
         return None
-    return CellChange(target=target, cell=cell, kind=kind, base=old, head=new, notes=notes)
+    levels = broken if kind == "regression" else []
+    return CellChange(
+        target=target, cell=cell, kind=kind, base=old, head=new, notes=notes, levels=levels
+    )
 
 
 def _notes(old: CellSide, new: CellSide) -> list[str]:
@@ -217,10 +266,15 @@ _GLYPHS: dict[str, str] = {
 }
 
 
-def render_diff(diff: Diff) -> str:
-    """The diff as Markdown for a PR comment or a job summary; the same diff, the same bytes."""
-    regressions = len(diff.of("regression"))
+def render_diff(diff: Diff, fail_on: tuple[Level, ...] = LEVELS) -> str:
+    """The diff as Markdown for a PR comment or a job summary; the same diff, the same bytes.
+
+    The headline counts the regressions that break a rule of a level in `fail_on` (the levels
+    the gate fails on); the others are listed with the levels they break."""
+    regressions = len(diff.regressions(fail_on))
     headline = f"❌ {_plural(regressions, 'regression')}" if regressions else "✅ no regressions"
+    if fail_on != LEVELS:
+        headline += f" at {', '.join(fail_on)} level" + ("s" if len(fail_on) > 1 else "")
     counts = " · ".join(_plural(len(diff.of(kind)), noun) + after for kind, noun, after in _COUNTS)
     out = [
         f"## Conformance diff: {headline}",
@@ -231,6 +285,11 @@ def render_diff(diff: Diff) -> str:
         f"- Head: {md_text(diff.head)}",
     ]
     out += [f"- Target version: {md_text(moved)}" for moved in diff.targets]
+    per_level = [
+        f"{level} {len([c for c in diff.of('regression') if level in c.levels])}"
+        for level in LEVELS
+    ]
+    out.append(f"- Regressions per level: {' · '.join(per_level)}")
     for kind, heading in _HEADINGS.items():
         changes = diff.of(kind)
         if changes:
@@ -240,8 +299,8 @@ def render_diff(diff: Diff) -> str:
 
 def _table(changes: list[CellChange]) -> list[str]:
     lines = [
-        "| target | cell | status | outcome | expectation | what changed |",
-        "|---|---|---|---|---|---|",
+        "| target | cell | status | outcome | expectation | levels broken | what changed |",
+        "|---|---|---|---|---|---|---|",
     ]
     for change in changes:
         base, head = change.base, change.head
@@ -251,6 +310,7 @@ def _table(changes: list[CellChange]) -> list[str]:
             _move(base and _status(base), head and _status(head)),
             _move(base and (base.outcome or "–"), head and (head.outcome or "–")),
             _move(base and base.expect, head and head.expect),
+            ", ".join(change.levels) or "–",
             "; ".join(change.notes) or "–",
         ]
         lines.append("| " + " | ".join(md_text(cell) for cell in cells) + " |")

@@ -17,15 +17,32 @@ from html import escape
 from typing import TYPE_CHECKING, NamedTuple, get_args
 
 from conformance.history import ContentType
+from conformance.levels import LEVELS, RATIONALE
 from conformance.paths import is_safe_name
-from conformance.report import CellReport, Report, RowReport, TargetReport, short_digest
+from conformance.report import (
+    CellReport,
+    PropertyReport,
+    Report,
+    RowReport,
+    TargetReport,
+    level_words,
+    short_digest,
+)
 from conformance.results import Source, Style
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from pathlib import Path
 
-__all__ = ["Citation", "render_html"]
+__all__ = [
+    "BASE_CSS",
+    "Citation",
+    "checks_table",
+    "esc",
+    "link",
+    "render_html",
+    "repro_command",
+]
 
 PAYLOAD_LIMIT = 100_000
 """Characters of a snapshot shown in a cell's details; the rest is cut, with a note."""
@@ -50,8 +67,18 @@ _STATUS_GLYPHS = {"fail": "❌", "xfail": "⚠️", "skip": "⏭️"}
 _VERDICT_GLYPHS = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "xpass": "❗", "skip": "⏭️"}
 
 
-def _e(text: str) -> str:
+def repro_command(cell: str, target: str) -> str:
+    """The command that writes a cell's standalone reproducer (`conformance repro`)."""
+    name = cell.replace("/", "_") + ".py"
+    return f"conformance repro {cell} --target {target} -o {name}"
+
+
+def esc(text: str) -> str:
+    """Text escaped for HTML content and attribute values."""
     return escape(text, quote=True)
+
+
+_e = esc
 
 
 def render_html(
@@ -159,6 +186,8 @@ class _Page:
             f'<h2>{_e(target.name)} <span class="version">{_e(target.version)}</span></h2>',
             f'<p class="totals">{totals.cells_by_status["pass"]} of {totals.cells} cells'
             f" conformant ({totals.conformant_share:.1%}) · {by_status}</p>",
+            _compliance(target),
+            _properties(target.properties),
         ]
         if not target.rows:
             return "\n".join([*out, "<p>No results for this target.</p>", "</section>"])
@@ -231,6 +260,9 @@ class _Page:
                 _checks(cell),
                 "<h4>Payload</h4>",
                 self.payload(target, row, cell),
+                "<h4>Reproducer</h4>",
+                "<p>A standalone script using only the framework, to paste into an upstream"
+                f' issue:</p><pre class="command">{_e(repro_command(cell.id, target.name))}</pre>',
                 "</dialog>",
             ]
         )
@@ -279,24 +311,75 @@ def _face(cell: CellReport) -> tuple[str, str]:
     return _OUTCOME_GLYPHS.get(cell.outcome or "", _EXPECT_GLYPHS[cell.expect]), word
 
 
+def _compliance(target: TargetReport) -> str:
+    """Per level: the cells keeping all of its rules, and the properties of it that held."""
+    items = "".join(
+        f'<li class="level lv-{c.level}" title="{_e(RATIONALE[c.level])}">'
+        f"<strong>{c.level}</strong>: {_e(level_words(c))}</li>"
+        for c in target.compliance
+    )
+    return f'<ul class="compliance" aria-label="Compliance per level">{items}</ul>'
+
+
+def _properties(properties: list[PropertyReport]) -> str:
+    if not properties:
+        return ""
+    rows = [
+        f'<tr class="v-{p.verdict}"><td><code>{_e(p.name)}</code></td><td>{p.level}</td>'
+        f'<td><span aria-hidden="true">{_VERDICT_GLYPHS[p.verdict]}</span> {p.verdict}</td>'
+        f"<td>{p.examples}</td><td>"
+        + (f'<pre class="detail">{_e(p.detail)}</pre>' if p.detail else "–")
+        + (
+            f"<p>Known deviation: {_e(p.reason or '')} {_link(p.link or '')}</p>"
+            if p.reason
+            else ""
+        )
+        + "</td></tr>"
+        for p in properties
+    ]
+    head = (
+        "<thead><tr><th>property</th><th>level</th><th>verdict</th><th>histories</th>"
+        "<th>detail</th></tr></thead>"
+    )
+    return (
+        '<details class="properties"><summary>Properties: '
+        f"{sum(p.verdict == 'pass' for p in properties)} of {len(properties)} held</summary>"
+        f'<table class="checks">{head}<tbody>{"".join(rows)}</tbody></table></details>'
+    )
+
+
+def checks_table(cell: CellReport) -> str:
+    """A cell's checks as a table: check, level, verdict and detail."""
+    return _checks(cell)
+
+
+def link(url: str) -> str:
+    """A link to follow (never loaded by the page); only http(s) URLs become links."""
+    return _link(url)
+
+
 def _checks(cell: CellReport) -> str:
     rows = [
         f'<tr class="v-{check.verdict}"><td><code>{_e(check.check)}</code></td>'
+        f"<td>{check.level}</td>"
         f'<td><span aria-hidden="true">{_VERDICT_GLYPHS[check.verdict]}</span>'
         f" {check.verdict}</td><td>"
         + (f'<pre class="detail">{_e(check.detail)}</pre>' if check.detail else "–")
         + "</td></tr>"
         for check in cell.checks
     ]
-    head = "<thead><tr><th>check</th><th>verdict</th><th>detail</th></tr></thead>"
+    head = "<thead><tr><th>check</th><th>level</th><th>verdict</th><th>detail</th></tr></thead>"
     return f'<table class="checks">{head}<tbody>{"".join(rows)}</tbody></table>'
 
 
 def _deviation(cell: CellReport) -> str:
-    declared = next((c for c in cell.checks if c.reason or c.link), None)
-    if declared is None:
+    declared = [c for c in cell.checks if c.reason or c.link]
+    if not declared:
         return "none declared"
-    return f"{_e(declared.reason or '')} {_link(declared.link or '')}".strip()
+    first = declared[0]
+    levels = sorted({c.level for c in declared}, key=LEVELS.index)
+    words = f"{_e(first.reason or '')} {_link(first.link or '')}".strip()
+    return f"{words} (level {', '.join(levels)}: {', '.join(_e(c.check) for c in declared)})"
 
 
 def _live(cell: CellReport) -> str:
@@ -352,13 +435,20 @@ dialog.details::backdrop { background: rgba(0, 0, 0, .35); }
 .details dt { font-weight: 600; }
 .details dd { margin: 0; }
 .close { float: right; }
+.compliance { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none;
+  padding: 0; margin: .25rem 0; }
+.properties { margin: .25rem 0 .5rem; }
 .checks th, .checks td { border: 1px solid #ccc; padding: .25rem .4rem; text-align: left;
   vertical-align: top; }
 .v-fail, .v-xpass { background: #fde8e7; }
 .v-xfail { background: #fff3e0; }
 pre { white-space: pre-wrap; word-break: break-all; margin: 0; font-size: .8rem; }
 pre.payload { max-height: 24rem; overflow: auto; background: #f6f6f6; padding: .5rem; }
+pre.command { background: #f6f6f6; padding: .5rem; }
 """
+
+BASE_CSS = _CSS
+"""The page's style, shared with the comparison page (`conformance.compare_html`)."""
 
 _JS = """
 (function () {

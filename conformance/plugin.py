@@ -44,6 +44,13 @@ from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.paths import PathProblem
 from conformance.payload import snapshot_text
+from conformance.property_gate import (
+    DEFAULT_EXAMPLES,
+    Declared,
+    PropertyCase,
+    property_cases,
+    run_property,
+)
 from conformance.targets import Target, TargetError, resolve_target
 
 if TYPE_CHECKING:
@@ -76,6 +83,8 @@ class _State:
     target_specs: list[str]
     results_path: Path | None
     sdk_schema: bool = False
+    property_examples: int = DEFAULT_EXAMPLES
+    """Histories per target and property (`conformance.property_gate`); 0 runs none."""
     require_targets: bool = False
     """A target that reports itself `unavailable` (a missing optional dependency) stops the run
     instead of skipping its tests."""
@@ -170,6 +179,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also validate every payload with the official SDKs' types (needs the SDKs)",
     )
+    group.addoption(
+        "--conformance-property-examples",
+        type=int,
+        help=f"histories each property tries per target (default {DEFAULT_EXAMPLES});"
+        " 0 leaves the properties out",
+    )
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
     parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
     parser.addini("conformance_cassettes", "cassette folder (the cassette check)", default="")
@@ -223,6 +238,8 @@ def pytest_configure(config: pytest.Config) -> None:
         )
     except (PathProblem, ValueError) as error:
         raise pytest.UsageError(str(error)) from None
+    examples = cast("int | None", config.getoption("conformance_property_examples"))
+    state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     if explicit:
@@ -240,7 +257,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     state = metafunc.config.stash[_STATE]
     matrix = state.load()
-    cases = [
+    cases: list[Case | PropertyCase] = [
         Case(spec, cell, check)
         for spec in state.target_specs
         for cell in matrix.all_cells()
@@ -249,6 +266,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         )
         if state.record is None or check == "cassette"  # recording runs the cassette check alone
     ]
+    if state.record is None:
+        cases += property_cases(state.target_specs, state.property_examples)
     metafunc.parametrize(
         "conformance_case",
         [pytest.param(c, id=c.id, marks=pytest.mark.conformance) for c in cases],
@@ -277,7 +296,8 @@ class PayloadSnapshot(SingleFileSnapshotExtension):
     @staticmethod
     def _case(test_location: PyTestLocation) -> Case | None:
         params = getattr(getattr(test_location.item, "callspec", None), "params", {})
-        return cast("Case | None", params.get("conformance_case"))
+        case = params.get("conformance_case")
+        return case if isinstance(case, Case) else None
 
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
@@ -313,10 +333,18 @@ def conformance_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(PayloadSnapshot)
 
 
-def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None:
+def run_case(case: Case | PropertyCase, snapshot: SnapshotAssertion, item: pytest.Item) -> None:
     """The body of every generated test."""
     state = item.config.stash[_STATE]
     assert state.matrix is not None
+    if isinstance(case, PropertyCase):
+        found: dict[str, Any] = {}
+        item.user_properties.append((_RECORD, found))
+        rows = {row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}
+        declared = _declared(state, case.target, case.cell)
+        target = state.targets[case.target]
+        run_property(case, target, list(rows.values()), state.property_examples, declared, found)
+        return
     target = state.targets[case.target]
     cell = case.cell
     record: dict[str, Any] = {
@@ -391,6 +419,13 @@ def run_case(case: Case, snapshot: SnapshotAssertion, item: pytest.Item) -> None
             pytrace=False,
         )
     pytest.xfail(f"known deviation: {deviation.reason} ({deviation.link})")
+
+
+def _declared(state: _State, spec: str, cell: str) -> Declared | None:
+    """The deviation a target's deviations file declares for a property cell, if any."""
+    files = cast("dict[str, Any]", getattr(state, "deviations", {}))
+    found = files.get(spec)
+    return None if found is None else cast("Declared | None", found.for_cell(cell))
 
 
 def _cassette(state: _State, target: str, run: CellRun, record: dict[str, Any]) -> CheckResult:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from conformance.history import ContentType
+from conformance.levels import LEVELS, RATIONALE, Level
 from conformance.matrix.lifecycle import Status, status_on
 from conformance.results import (
     CellStatus,
@@ -24,6 +25,7 @@ from conformance.results import (
     Live,
     MetaLine,
     Outcome,
+    PropertyLine,
     ReportError,
     ResultLine,
     Results,
@@ -48,8 +50,10 @@ __all__ = [
     "EndLine",
     "Expect",
     "Known",
+    "LevelCompliance",
     "MetaLine",
     "Outcome",
+    "PropertyReport",
     "Report",
     "ReportError",
     "ResultLine",
@@ -61,6 +65,7 @@ __all__ = [
     "Verdict",
     "badges",
     "build_report",
+    "level_words",
     "load_results",
     "md_code",
     "md_text",
@@ -83,6 +88,7 @@ class _Model(BaseModel):
 
 class CheckReport(_Model):
     check: str
+    level: Level
     verdict: Verdict
     detail: str
     reason: str | None
@@ -102,6 +108,9 @@ class CellReport(_Model):
     cite: str
     checks: list[CheckReport]
     """Every check of the cell, in the order the results list them."""
+    levels: dict[Level, CellStatus]
+    """The cell's status at each level it has checks of, over those checks alone: a cell that
+    keeps every required rule and lays the payload out its own way is `pass` at `required`."""
     live: Live | None = None
     """What a live API said to the cell's request, when that was recorded."""
 
@@ -134,12 +143,45 @@ class Totals(_Model):
     """Cells with status pass / all cells (0.0 when there are none)."""
 
 
+class LevelCompliance(_Model):
+    """How many of a target's cells keep every rule of one level, and the properties of it."""
+
+    level: Level
+    cells: int
+    """Cells with at least one check of this level."""
+    cells_by_status: dict[CellStatus, int]
+    """Over this level's checks alone (see `CellReport.levels`)."""
+    conformant_share: float
+    """Cells with status pass at this level / cells (0.0 when there are none)."""
+    properties: int
+    properties_held: int
+    """Properties of this level that passed (a declared failure is not held)."""
+
+
+class PropertyReport(_Model):
+    """One property's verdict on a target (`conformance.property_gate`)."""
+
+    name: str
+    level: Level
+    verdict: Verdict
+    row: str | None
+    """The counterexample's model row, for a failure."""
+    examples: int
+    detail: str
+    reason: str | None
+    link: str | None
+
+
 class TargetReport(_Model):
     name: str
     version: str
     rows: list[RowReport]
     """In the order the results first list them."""
     totals: Totals
+    compliance: list[LevelCompliance]
+    """Per level, strongest first; every level, even one without checks in the run."""
+    properties: list[PropertyReport] = []
+    """In the order the results list them; none when the run searched no property."""
 
 
 class Report(_Model):
@@ -164,6 +206,7 @@ def build_report(results: Results) -> Report:
     meta = results.files[0].meta
     targets = targets_of(results)
     lines = [line for file in results.files for line in file.results]
+    props = [line for file in results.files for line in file.properties]
     return Report(
         suite_version=meta.suite_version,
         matrix=meta.matrix,
@@ -171,7 +214,13 @@ def build_report(results: Results) -> Report:
         python=meta.python,
         date=max(file.meta.date for file in results.files),
         targets=[
-            _target_report(name, version, [line for line in lines if line.target == name], meta)
+            _target_report(
+                name,
+                version,
+                [line for line in lines if line.target == name],
+                [line for line in props if line.target == name],
+                meta,
+            )
             for name, version in targets.items()
         ],
         as_of=meta.as_of,
@@ -179,7 +228,11 @@ def build_report(results: Results) -> Report:
 
 
 def _target_report(
-    name: str, version: str, lines: list[ResultLine], meta: MetaLine
+    name: str,
+    version: str,
+    lines: list[ResultLine],
+    props: list[PropertyLine],
+    meta: MetaLine,
 ) -> TargetReport:
     groups: dict[str, list[ResultLine]] = {}
     for line in lines:
@@ -188,6 +241,19 @@ def _target_report(
     for group in groups.values():
         rows.setdefault(group[0].row, []).append(_cell_report(name, group))
     cells = [cell for row_cells in rows.values() for cell in row_cells]
+    properties = [
+        PropertyReport(
+            name=line.property,
+            level=line.level or "required",  # always filled in on load
+            verdict=line.verdict,
+            row=line.row,
+            examples=line.examples,
+            detail=line.detail,
+            reason=line.reason,
+            link=line.link,
+        )
+        for line in props
+    ]
     return TargetReport(
         name=name,
         version=version,
@@ -204,6 +270,23 @@ def _target_report(
                 sum(c.status == "pass" for c in cells) / len(cells) if cells else 0.0
             ),
         ),
+        compliance=[_compliance(level, cells, properties) for level in LEVELS],
+        properties=properties,
+    )
+
+
+def _compliance(
+    level: Level, cells: list[CellReport], properties: list[PropertyReport]
+) -> LevelCompliance:
+    statuses = [c.levels[level] for c in cells if level in c.levels]
+    of_level = [p for p in properties if p.level == level]
+    return LevelCompliance(
+        level=level,
+        cells=len(statuses),
+        cells_by_status=_count(get_args(CellStatus), statuses),
+        conformant_share=statuses.count("pass") / len(statuses) if statuses else 0.0,
+        properties=len(of_level),
+        properties_held=sum(p.verdict == "pass" for p in of_level),
     )
 
 
@@ -261,6 +344,17 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
             live.append(line.live)
     if len(live) > 1:
         raise ReportError(f"target {target!r}, cell {first.cell!r}: checks disagree on live")
+    checks = [
+        CheckReport(
+            check=line.check,
+            level=line.level or "reference",  # always filled in on load
+            verdict=line.verdict,
+            detail=line.detail,
+            reason=line.reason,
+            link=line.link,
+        )
+        for line in group
+    ]
     return CellReport(
         id=first.cell,
         content_type=first.content_type,
@@ -271,16 +365,12 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
         expect=first.expect,
         known=first.known,
         cite=first.cite,
-        checks=[
-            CheckReport(
-                check=line.check,
-                verdict=line.verdict,
-                detail=line.detail,
-                reason=line.reason,
-                link=line.link,
-            )
-            for line in group
-        ],
+        checks=checks,
+        levels={
+            level: _status({c.verdict for c in checks if c.level == level})
+            for level in LEVELS
+            if any(c.level == level for c in checks)
+        },
         live=live[0] if live else None,
     )
 
@@ -350,13 +440,73 @@ def render_markdown(report: Report) -> str:
     out += _render_lifecycle(report)
     for target in report.targets:
         out += ["", f"## {md_text(target.name)} {md_text(target.version)}", ""]
-        if not target.rows:
+        if not target.rows and not target.properties:
             out.append("No results for this target.")
             continue
         cells = [c for row in target.rows for ct in row.content_types for c in ct.cells]
+        out += _render_compliance(target)
         out += [_LEGEND, *_render_tables(target.rows, cells), *_render_totals(target.totals)]
+        out += _render_properties(target.properties)
         out += _render_findings(cells)
     return "\n".join(out) + "\n"
+
+
+def level_words(compliance: LevelCompliance) -> str:
+    """`118 of 120 cells (98.3%)`, with the properties held when any were searched."""
+    if not compliance.cells:
+        words = "no cells"
+    else:
+        passed = compliance.cells_by_status["pass"]
+        words = f"{passed} of {compliance.cells} cells ({compliance.conformant_share:.1%})"
+    if compliance.properties:
+        words += f" · properties {compliance.properties_held} of {compliance.properties} held"
+    return words
+
+
+def _render_compliance(target: TargetReport) -> list[str]:
+    """A line per level: the cells that keep all of its rules, and what breaks the rest."""
+    out = [
+        "### Compliance per level",
+        "",
+        "| level | conformant | known deviations | failures | skipped | what it protects |",
+        "|---|---|---|---|---|---|",
+    ]
+    for compliance in target.compliance:
+        by = compliance.cells_by_status
+        out.append(
+            f"| {compliance.level} | {md_text(level_words(compliance))} | {by['xfail']}"
+            f" | {by['fail']} | {by['skip']} | {md_text(RATIONALE[compliance.level])} |"
+        )
+    return [*out, ""]
+
+
+_PROPERTY_GLYPHS: dict[Verdict, str] = {
+    "pass": "✅",
+    "fail": "❌",
+    "xfail": "⚠️",
+    "xpass": "❗",
+    "skip": "⏭️",
+}
+
+
+def _render_properties(properties: list[PropertyReport]) -> list[str]:
+    """The properties searched on the target: one line each, a failure with its counterexample."""
+    if not properties:
+        return []
+    out = ["", "### Properties", ""]
+    for prop in properties:
+        head = (
+            f"- {_PROPERTY_GLYPHS[prop.verdict]} {md_code(prop.name)} ({prop.level})"
+            f" · {prop.verdict} · {prop.examples} histories"
+        )
+        if prop.row:
+            head += f" · row {md_code(prop.row)}"
+        if prop.reason or prop.link:
+            head += f" · known deviation{_why_of(prop.reason, prop.link)}"
+        out.append(head)
+        if prop.verdict in ("fail", "xfail", "skip"):
+            out += _block(prop.detail)
+    return out
 
 
 def _render_tables(rows: list[RowReport], cells: list[CellReport]) -> list[str]:
@@ -422,7 +572,8 @@ def _render_findings(cells: list[CellReport]) -> list[str]:
     failures = [(c, k) for c, k in found if k.verdict in ("fail", "xpass")]
     for cell, check in failures:
         out.append(
-            f"- {md_code(cell.id)} · {md_code(check.check)} · outcome {_words(cell.outcome)}"
+            f"- {md_code(cell.id)} · {md_code(check.check)} ({check.level})"
+            f" · outcome {_words(cell.outcome)}"
         )
         if check.verdict == "xpass":
             out[-1] += f" · xpass: the declared deviation no longer happens{_why(check)}"
@@ -434,8 +585,8 @@ def _render_findings(cells: list[CellReport]) -> list[str]:
         out += ["", "### Known deviations", ""]
     for cell, check in deviations:
         out.append(
-            f"- {md_code(cell.id)} · {md_code(check.check)} · outcome {_words(cell.outcome)}"
-            f"{_why(check)}"
+            f"- {md_code(cell.id)} · {md_code(check.check)} ({check.level})"
+            f" · outcome {_words(cell.outcome)}{_why(check)}"
         )
     skips = [(c, k) for c, k in found if k.verdict == "skip"]
     if skips:
@@ -460,9 +611,11 @@ def _words(outcome: Outcome | None) -> str:
 
 
 def _why(check: CheckReport) -> str:
-    reason = f": {md_text(check.reason)}" if check.reason else ""
-    link = f" ({md_text(check.link)})" if check.link else ""
-    return reason + link
+    return _why_of(check.reason, check.link)
+
+
+def _why_of(reason: str | None, link: str | None) -> str:
+    return (f": {md_text(reason)}" if reason else "") + (f" ({md_text(link)})" if link else "")
 
 
 _BREAK = re.compile(r"\r\n|\r|\n")
@@ -539,21 +692,43 @@ def _badge_text(text: str) -> str:
 
 
 def badges(report: Report) -> dict[str, dict[str, str | int]]:
-    """One shields.io endpoint badge per target, keyed by its file name (`<target>.json`)."""
+    """shields.io endpoint badges, keyed by file name: per target, `<target>.json` (cells that
+    pass every check) and `<target>-<level>.json` for each level with cells (cells that keep
+    every rule of that level, e.g. `required 118/120`)."""
     out: dict[str, dict[str, str | int]] = {}
     owners: dict[str, str] = {}
     for target in report.targets:
-        name = _UNSAFE.sub("-", target.name).strip(".") + ".json"
-        if name in owners:
-            raise ReportError(f"targets {owners[name]!r} and {target.name!r} share {name}")
-        owners[name] = target.name
+        stem = _UNSAFE.sub("-", target.name).strip(".")
         totals = target.totals
-        passed = totals.cells_by_status["pass"]
-        colour = next(c for floor, c in _BADGE_COLOURS if totals.conformant_share >= floor)
-        out[name] = {
-            "schemaVersion": 1,
-            "label": f"{_badge_text(target.name)} conformance",
-            "message": f"{passed}/{totals.cells} cells" if totals.cells else "no cells",
-            "color": colour if totals.cells else "lightgrey",
-        }
+        wanted: list[tuple[str, str, int, int, float]] = [
+            (
+                f"{stem}.json",
+                f"{_badge_text(target.name)} conformance",
+                totals.cells_by_status["pass"],
+                totals.cells,
+                totals.conformant_share,
+            )
+        ]
+        wanted += [
+            (
+                f"{stem}-{c.level}.json",
+                f"{_badge_text(target.name)}: {c.level} rules",
+                c.cells_by_status["pass"],
+                c.cells,
+                c.conformant_share,
+            )
+            for c in target.compliance
+            if c.cells
+        ]
+        for name, label, passed, cells, share in wanted:
+            if name in owners:
+                raise ReportError(f"targets {owners[name]!r} and {target.name!r} share {name}")
+            owners[name] = target.name
+            colour = next(c for floor, c in _BADGE_COLOURS if share >= floor)
+            out[name] = {
+                "schemaVersion": 1,
+                "label": label,
+                "message": f"{passed}/{cells} cells" if cells else "no cells",
+                "color": colour if cells else "lightgrey",
+            }
     return out

@@ -24,20 +24,22 @@ import json
 import os
 from datetime import date as Date
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 from pydantic import (
     AwareDatetime,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
+    Tag,
     TypeAdapter,
     ValidationError,
     model_validator,
 )
 
 from conformance.history import ContentType
-from conformance.levels import Level
+from conformance.levels import CHECK_LEVELS, PROPERTY_LEVELS, Level
 from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
 from conformance.runlog import RunStatus
 
@@ -52,6 +54,7 @@ __all__ = [
     "Live",
     "MetaLine",
     "Outcome",
+    "PropertyLine",
     "ReportError",
     "ResultLine",
     "Results",
@@ -162,11 +165,17 @@ class ResultLine(_Model):
     reason: str | None
     link: str | None
     level: Level | None = None
-    """The check's level (`conformance.levels`); absent in files written before levels."""
+    """The check's level (`conformance.levels`); files written before levels have none, and
+    loading fills it in from the check's name."""
     url: UrlHandling | None = None
     """For url cells: what the target did with the URL; absent elsewhere."""
     live: Live | None = None
     """Optional: what a live API said to this cell's request; absent when none was recorded."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_level(cls, data: Any) -> Any:
+        return _with_level(data, CHECK_LEVELS)
 
     @model_validator(mode="after")
     def _consistent(self) -> ResultLine:
@@ -182,6 +191,67 @@ class ResultLine(_Model):
         return self
 
 
+class PropertyLine(_Model):
+    """The verdict of one hypothesis property (`conformance.properties`) on one target.
+
+    A results line of kind `result` like a cell's, told apart by its `property` field. Its
+    `cell` is `property/<name>` and its `check` the property's name, so that tools reading
+    results by target, cell and check (the nox session's gate, `merge`) need nothing new; a
+    deviation declares a known failure with `cell: property/<name>, checks: [<name>]`.
+    """
+
+    kind: Literal["result"]
+    target: _Name
+    target_version: _Name
+    cell: _Name
+    property: _Name
+    check: _Name
+    level: Level | None = None
+    """Filled in from `conformance.levels.PROPERTY_LEVELS` when absent."""
+    verdict: Verdict
+    row: str | None = None
+    """The model row of the counterexample, when the property failed."""
+    examples: int = Field(ge=0)
+    """How many histories the search tried (explicit examples included)."""
+    detail: str
+    """For a failure: what broke, and the shrunk counterexample."""
+    reason: str | None
+    link: str | None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_level(cls, data: Any) -> Any:
+        return _with_level(data, PROPERTY_LEVELS)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PropertyLine:
+        if self.cell != f"property/{self.property}" or self.check != self.property:
+            raise ValueError(
+                f"a property line's cell is property/<name> and its check the name; got cell"
+                f" {self.cell!r}, check {self.check!r} for property {self.property!r}"
+            )
+        if self.verdict == "xfail" and not self.reason:
+            raise ValueError("an xfail needs a reason")
+        if self.verdict in ("fail", "xfail") and not self.detail:
+            raise ValueError("a failure needs a detail with its counterexample")
+        if self.verdict == "skip" and not self.detail:
+            raise ValueError("a skip needs a detail saying why")
+        return self
+
+
+def _with_level(data: Any, levels: dict[str, Level]) -> Any:
+    """A record without `level` gets its check's level; an unknown check must carry one."""
+    if not isinstance(data, dict):
+        return data
+    record = cast("dict[str, Any]", data)
+    if record.get("level") is not None:
+        return record
+    check = record.get("check")
+    if isinstance(check, str) and check in levels:
+        return record | {"level": levels[check]}
+    raise ValueError(f"check {check!r} has no level in conformance.levels; give `level`")
+
+
 class EndLine(_Model):
     kind: Literal["end"]
     results: int = Field(ge=0)
@@ -194,15 +264,36 @@ class EndLine(_Model):
     end: AwareDatetime | None = None
 
 
-_Line = MetaLine | ResultLine | EndLine
-_LINE: TypeAdapter[_Line] = TypeAdapter(Annotated[_Line, Field(discriminator="kind")])
+def _kind(data: Any) -> str | None:
+    """Which model a line is: its `kind`, and among results, a property's or a cell's."""
+    if isinstance(data, dict):
+        record = cast("dict[str, Any]", data)
+        kind = record.get("kind")
+        if kind == "result" and "property" in record:
+            return "property"
+        return kind if isinstance(kind, str) else None
+    return None
+
+
+_Line = MetaLine | ResultLine | PropertyLine | EndLine
+_LINE: TypeAdapter[_Line] = TypeAdapter(
+    Annotated[
+        Annotated[MetaLine, Tag("meta")]
+        | Annotated[ResultLine, Tag("result")]
+        | Annotated[PropertyLine, Tag("property")]
+        | Annotated[EndLine, Tag("end")],
+        Discriminator(_kind),
+    ]
+)
 
 
 class ResultsFile(_Model):
     path: str
     meta: MetaLine
     results: list[ResultLine]
-    """In file order: result `i` is on line `i + 2`."""
+    """The cells' lines, in file order."""
+    properties: list[PropertyLine] = Field(default_factory=list[PropertyLine])
+    """The properties' lines, in file order (files before properties gated have none)."""
 
 
 class Results(_Model):
@@ -260,6 +351,7 @@ def _load_file(path: str) -> ResultsFile:
     if not isinstance(meta, MetaLine):
         raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
     results: list[ResultLine] = []
+    properties: list[PropertyLine] = []
     for number in range(2, len(lines) + 1):
         line = parse(number)
         if isinstance(line, MetaLine):
@@ -268,19 +360,28 @@ def _load_file(path: str) -> ResultsFile:
             if number != len(lines):
                 raise ReportError(f"{path}:{number + 1}: a line after the end line")
             _check_end(path, number, meta, line)
-            if line.results != len(results):
+            count = len(results) + len(properties)
+            if line.results != count:
                 raise ReportError(
                     f"{path}:{number}: the end line counts {line.results} results but the file"
-                    f" has {len(results)}; the file looks truncated"
+                    f" has {count}; the file looks truncated"
                 )
-            return ResultsFile(path=path, meta=meta, results=results)
+            return ResultsFile(path=path, meta=meta, results=results, properties=properties)
         declared = meta.targets.get(line.target)
         if declared != line.target_version:
             raise ReportError(
                 f"{path}:{number}: target {line.target!r} {line.target_version!r} is not"
                 f" declared in the meta line's targets {meta.targets!r}"
             )
-        results.append(line)
+        if isinstance(line, PropertyLine):
+            properties.append(line)
+        elif properties:
+            raise ReportError(
+                f"{path}:{number}: a cell's result after a property's; property lines follow"
+                " every cell line"
+            )
+        else:
+            results.append(line)
     if meta.run is not None:
         raise ReportError(
             f"{path}: run {meta.run.id} (started {meta.run.start.isoformat()},"
@@ -355,7 +456,7 @@ def check_shards(results: Results) -> None:
                     f"{file.path}:1: target {target!r} is version {version!r} here"
                     f" but {known!r} in {where}"
                 )
-        for index, line in enumerate(file.results):
+        for index, line in enumerate([*file.results, *file.properties]):
             key = (line.target, line.cell, line.check)
             here = f"{file.path}:{index + 2}"
             if key in seen:
@@ -411,5 +512,17 @@ def merge_results(results: Results) -> str:
                     del record[optional]  # as the plugin writes it
             lines.append(record)
             count += 1
+    for file in results.files:  # property lines follow every cell line
+        for prop in file.properties:
+            lines.append(_property_record(prop))
+            count += 1
     lines.append({"kind": "end", "results": count})
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def _property_record(line: PropertyLine) -> dict[str, Any]:
+    """A property line as the plugin writes it: `row` only for a counterexample."""
+    record = line.model_dump(mode="json")
+    if line.row is None:
+        del record["row"]
+    return record

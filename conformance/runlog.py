@@ -238,7 +238,14 @@ class RunLog:
             "run": self.run_id,
             "end": datetime.now(UTC).isoformat(timespec="seconds"),
         }
-        lines = [meta | {"run": self.run_info()}, *map(result_line, records), end]
+        from conformance.property_gate import property_lines
+
+        cells = [result_line(r) for r in records if "property" not in r]
+        properties = [
+            {k: _unicode(v) for k, v in line.items()} | {"detail": _cut(str(line["detail"]))}
+            for line in property_lines(records)
+        ]  # after every cell line (conformance.results)
+        lines = [meta | {"run": self.run_info()}, *cells, *properties, end]
         write_atomic(self.path, _lines(lines))
 
 

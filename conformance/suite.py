@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from conformance.plugin import Case, run_case
+from conformance.property_gate import PropertyCase
 
 if TYPE_CHECKING:
     from syrupy.assertion import SnapshotAssertion
@@ -18,7 +19,10 @@ __all__ = ["test_conformance"]
 
 
 def test_conformance(
-    conformance_case: Case, conformance_snapshot: SnapshotAssertion, request: pytest.FixtureRequest
+    conformance_case: Case | PropertyCase,
+    conformance_snapshot: SnapshotAssertion,
+    request: pytest.FixtureRequest,
 ) -> None:
-    """One check of one cell on one target (parametrized by the plugin from the matrix)."""
+    """One check of one cell, or one property, on one target (parametrized by the plugin from
+    the matrix and `conformance.levels.PROPERTY_LEVELS`)."""
     run_case(conformance_case, conformance_snapshot, request.node)

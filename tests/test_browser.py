@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from conformance.cli import main
-from results_data import checks, result, write
+from results_data import checks, meta, result, write
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -161,3 +161,40 @@ def test_grid_has_every_cell_and_a_failing_cell_opens(browser: WebDriver, tmp_pa
 
     dialog.find_element(By.CSS_SELECTOR, "button.close").click()
     WebDriverWait(browser, WAIT).until(lambda _: not dialog.is_displayed())
+
+
+def test_comparison_page_switches_level_and_opens_a_cell(
+    browser: WebDriver, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    reference = write(tmp_path / "results.jsonl", CELLS[:18])
+    framework = [
+        line | {"target": "framework", "target_version": "2.0.0"}
+        for line in [*checks(FAILING, outcome="fallback-unmarked")]
+    ]
+    framework[4] |= {"verdict": "fail", "detail": HOSTILE}  # provenance: recommended
+    other = write(tmp_path / "fw.jsonl", framework, head=meta(framework="2.0.0"))
+    page = tmp_path / "compare.html"
+    assert main(["compare", str(reference), str(other), "-o", str(page)]) == 0
+    browser.get(page.as_uri())
+    assert browser.title == "Frameworks compared: tool-result conformance"
+
+    cell = browser.find_element(By.CSS_SELECTOR, f'button.cell[title^="{FAILING}"]')
+    assert "st-fail" in (cell.get_attribute("class") or "")
+    browser.find_element(By.CSS_SELECTOR, 'input[name="level"][value="required"]').click()
+    assert "st-pass" in (cell.get_attribute("class") or "")  # nothing lost: required kept
+    browser.find_element(By.CSS_SELECTOR, 'input[name="level"][value="recommended"]').click()
+    assert "st-fail" in (cell.get_attribute("class") or "")
+
+    cell.click()
+    dialog = browser.find_element(By.ID, cell.get_attribute("data-details") or "")
+    WebDriverWait(browser, WAIT).until(lambda _: dialog.is_displayed())
+    text = dialog.text
+    assert f"conformance repro {FAILING} --target framework" in text
+    assert HOSTILE in text  # shown as text, never run
+    assert "provenance recommended" in text.replace("\n", " ")
+    assert browser.title == "Frameworks compared: tool-result conformance"
+    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOT.parent / "compare.png").write_bytes(browser.get_screenshot_as_png())

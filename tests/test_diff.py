@@ -66,7 +66,7 @@ def test_a_planted_regression_exits_1(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "· 1 unchanged" in out
     assert section(out, "Regressions") == [
         f"| reference | {CELL} | ✅ pass → ❌ fail | fallback-marked → dropped | fallback"
-        " | outcome pass → fail |"
+        " | reference | outcome pass → fail |"
     ]
 
 
@@ -78,7 +78,7 @@ def test_an_improvement_exits_0_and_is_listed(
     assert out.startswith("## Conformance diff: ✅ no regressions\n")
     assert section(out, "Improvements") == [
         f"| reference | {CELL} | ❌ fail → ✅ pass | dropped → fallback-marked | fallback"
-        " | outcome fail → pass |"
+        " | – | outcome fail → pass |"
     ]
     assert section(out, "Regressions") == []
 
@@ -109,10 +109,10 @@ def test_added_and_removed_cells_are_listed(
     status, out = run(tmp_path, capsys, cell(), cell(cell_id=OTHER))
     assert status == 0
     assert section(out, "Added cells") == [
-        f"| reference | {OTHER} | ✅ pass | fallback-marked | fallback | – |"
+        f"| reference | {OTHER} | ✅ pass | fallback-marked | fallback | – | – |"
     ]
     assert section(out, "Removed cells") == [
-        f"| reference | {CELL} | ✅ pass | fallback-marked | fallback | – |"
+        f"| reference | {CELL} | ✅ pass | fallback-marked | fallback | – | – |"
     ]
 
 
@@ -208,3 +208,78 @@ def test_a_truncated_side_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[
     err = capsys.readouterr().err
     assert err.startswith(f"{new}: no end line")
     assert "Traceback" not in err
+
+
+def leveled(verdicts: dict[str, str], cell_id: str = CELL) -> list[dict[str, Any]]:
+    """A cell with one check per name, each with its verdict (a failure says why)."""
+    return [
+        result(cell_id, check, verdict=verdict, detail="broke" if verdict == "fail" else "")
+        for check, verdict in verdicts.items()
+    ]
+
+
+_ALL = {"no-silent-loss": "pass", "provenance": "pass", "outcome": "pass"}
+
+
+@pytest.mark.parametrize(
+    ("broken", "levels"),
+    [
+        ("no-silent-loss", ["required"]),
+        ("provenance", ["recommended"]),
+        ("outcome", ["reference"]),
+    ],
+)
+def test_a_regression_names_the_level_it_breaks(
+    tmp_path: Path, broken: str, levels: list[str]
+) -> None:
+    base = build_report(load_results([write(tmp_path / "b.jsonl", leveled(_ALL))]))
+    head_lines = leveled(_ALL | {broken: "fail"})
+    head = build_report(load_results([write(tmp_path / "h.jsonl", head_lines)]))
+    (change,) = diff_reports(base, head).of("regression")
+    assert change.levels == levels
+
+
+def test_fail_on_required_ignores_a_layout_regression(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = write(tmp_path / "base.jsonl", leveled(_ALL))
+    layout = write(tmp_path / "layout.jsonl", leveled(_ALL | {"outcome": "fail"}))
+    loss = write(tmp_path / "loss.jsonl", leveled(_ALL | {"no-silent-loss": "fail"}))
+    gate = ["--fail-on", "required"]
+    assert main(["diff", str(old), str(layout), *gate]) == 0
+    out = capsys.readouterr().out
+    assert "✅ no regressions at required level" in out
+    assert "| reference | outcome pass → fail |" in out  # still listed, with its level
+    assert "- Regressions per level: required 0 · recommended 0 · reference 1" in out
+    assert main(["diff", str(old), str(loss), *gate]) == 1
+    assert "❌ 1 regression at required level" in capsys.readouterr().out
+    assert main(["diff", str(old), str(layout)]) == 1  # every level by default
+
+
+def test_fail_on_names_only_known_levels(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["diff", "a", "b", "--fail-on", "required,strict"])
+    assert "strict" in capsys.readouterr().err
+
+
+def test_a_property_that_stops_holding_is_a_regression_at_its_level(tmp_path: Path) -> None:
+    def line(verdict: str) -> dict[str, Any]:
+        return {
+            "kind": "result",
+            "target": "reference",
+            "target_version": "0.1.0",
+            "cell": "property/markers-name-their-calls",
+            "property": "markers-name-their-calls",
+            "check": "markers-name-their-calls",
+            "verdict": verdict,
+            "examples": 50,
+            "detail": "held" if verdict == "pass" else "marker text broke",
+            "reason": None,
+            "link": None,
+        }
+
+    base = build_report(load_results([write(tmp_path / "b.jsonl", [*cell(), line("pass")])]))
+    head = build_report(load_results([write(tmp_path / "h.jsonl", [*cell(), line("fail")])]))
+    (change,) = diff_reports(base, head).of("regression")
+    assert change.cell == "property/markers-name-their-calls"
+    assert change.levels == ["recommended"]

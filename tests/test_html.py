@@ -245,3 +245,10 @@ def test_cli_refuses_a_matrix_the_run_did_not_use(
     results = write(tmp_path / "r.jsonl", [result()])
     assert cli.main(["report", str(results), "--format", "html", "--matrix", "m.yaml"]) == 2
     assert capsys.readouterr().err.startswith("m.yaml: digest sha256:cdcd")
+
+
+def test_a_cells_dialog_offers_the_command_for_its_reproducer(tmp_path: Path) -> None:
+    report = build_report(load_results([write(tmp_path / "r.jsonl", checks(CELL))]))
+    page = render_html(report)
+    expected = f"conformance repro {CELL} --target reference -o {CELL.replace('/', '_')}.py"
+    assert f'<pre class="command">{expected}</pre>' in page

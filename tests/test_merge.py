@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from conformance.cli import main
+from conformance.levels import level_of
 from conformance.results import load_results
 from results_data import CELL, checks, meta, result, write
 
@@ -48,9 +49,10 @@ def test_good_shards_merge_into_one_file(tmp_path: Path) -> None:
     assert lines[0]["targets"] == {"reference": "0.1.0", "pydantic-ai": "1.2.3"}
     assert lines[0]["date"] == "2026-11-30T06:30:00+00:00"
     assert lines[-1] == {"kind": "end", "results": 12}
+    # Lines written before levels get their check's level on the way through.
     assert lines[1:-1] == [
-        *checks(CELL),
-        *checks(OTHER, target="pydantic-ai", target_version="1.2.3"),
+        line | {"level": level_of(line["check"])}
+        for line in [*checks(CELL), *checks(OTHER, target="pydantic-ai", target_version="1.2.3")]
     ]
     merged = load_results([out])  # the merged file loads on its own
     assert len(merged.files[0].results) == 12

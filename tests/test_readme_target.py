@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.levels import PROPERTY_LEVELS
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_LINE = "# my_framework_conformance.py\n"
 
@@ -32,7 +34,9 @@ def test_the_readme_target_passes_its_row(pytester: pytest.Pytester) -> None:
     pytester.runpytest(*args, "--snapshot-update")
     run = pytester.runpytest(*args, "--conformance-results", "r.jsonl")
     lines = [json.loads(x) for x in (pytester.path / "r.jsonl").read_text("utf-8").splitlines()]
-    body = lines[1:-1]
+    body = [x for x in lines[1:-1] if "property" not in x]
+    properties = {x["property"]: x["verdict"] for x in lines[1:-1] if "property" in x}
+    assert properties == dict.fromkeys(PROPERTY_LEVELS, "pass")  # gated like the cells
     assert lines[0]["targets"] == {"tiny-framework": "0.1.0"}
     own = [x for x in body if x["row"] == "openai-chat/gpt-6"]
     assert own

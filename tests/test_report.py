@@ -63,8 +63,8 @@ def test_failing_cell_shows_outcome_and_is_listed_with_detail(tmp_path: Path) ->
     md = markdown(tmp_path, failing)
     assert table_row(md, "openai-chat/gpt-4o") == ["❌ dropped"]
     failures = md.split("### Failures", 1)[1]
-    assert f"- `{CELL}` · `outcome` · outcome dropped" in failures
-    assert f"- `{CELL}` · `no-silent-loss` · outcome dropped" in failures
+    assert f"- `{CELL}` · `outcome` (reference) · outcome dropped" in failures
+    assert f"- `{CELL}` · `no-silent-loss` (required) · outcome dropped" in failures
     assert "  image gone" in failures
     assert "No failures." not in md
 
@@ -79,8 +79,9 @@ def test_xfail_shows_warning_reason_and_link(tmp_path: Path) -> None:
     md = render_markdown(report)
     assert table_row(md, "openai-chat/gpt-4o") == ["⚠️ noted"]
     deviations = md.split("### Known deviations", 1)[1]
-    assert f"- `{CELL}` · `outcome` · outcome noted: replaces media by a note ({LINK})" in (
-        deviations
+    assert (
+        f"- `{CELL}` · `outcome` (reference) · outcome noted: replaces media by a note ({LINK})"
+        in (deviations)
     )
     assert "No failures." in md
 
@@ -255,7 +256,9 @@ def test_checks_of_one_cell_must_agree(tmp_path: Path) -> None:
 
 
 def test_json_round_trips(tmp_path: Path) -> None:
-    report = report_of(tmp_path, [*ALL_PASS, result(verdict="xpass", check="x", link=LINK)])
+    report = report_of(
+        tmp_path, [*ALL_PASS, result(verdict="xpass", check="x", level="reference", link=LINK)]
+    )
     text = write_report([tmp_path / "r.jsonl"], "json")
     assert text == report.model_dump_json(indent=2)
     assert Report.model_validate_json(text) == report
@@ -267,8 +270,7 @@ def test_pipes_and_newlines_do_not_break_tables(tmp_path: Path) -> None:
         result("weird/a|b/image/inline/result", verdict="fail", outcome="dropped", detail=detail),
     ]
     md = markdown(tmp_path, lines)
-    table = [line for line in md.splitlines() if line.startswith("| ")]
-    assert table[1] == "| weird/a\\|b | ❌ dropped |"
+    assert "| weird/a\\|b | ❌ dropped |" in md.splitlines()
     assert "  ````text\n  line one | with a pipe\n  line two\n  ```\n  fence inside\n  ````" in md
 
 
@@ -299,20 +301,33 @@ def test_badge_colour_follows_the_conformant_share(
     lines = [
         result(cell, verdict="pass" if n < passing else "fail") for n, cell in enumerate(cells)
     ]
+    expected = {"schemaVersion": 1, "message": f"{passing}/10 cells", "color": colour}
+    # Every line here is an `outcome` check: the reference level is the cells' only one.
     assert badges(report_of(tmp_path, lines)) == {
-        "reference.json": {
-            "schemaVersion": 1,
-            "label": "reference conformance",
-            "message": f"{passing}/10 cells",
-            "color": colour,
-        }
+        "reference.json": {"label": "reference conformance", **expected},
+        "reference-reference.json": {"label": "reference: reference rules", **expected},
     }
+
+
+def test_a_badge_per_level_counts_the_cells_keeping_that_levels_rules(tmp_path: Path) -> None:
+    dropped = "openai-chat/gpt-4o/document/inline/result"
+    changed = [result(dropped, "snapshot", verdict="fail", detail="differs")]
+    lines = [*checks(CELL), *changed, *checks(dropped)[1:]]  # checks() starts with snapshot
+    found = badges(report_of(tmp_path, lines))
+    assert found["reference-required.json"]["message"] == "2/2 cells"
+    assert found["reference-recommended.json"]["message"] == "2/2 cells"
+    assert found["reference-reference.json"]["message"] == "1/2 cells"
+    assert found["reference-reference.json"]["color"] == "yellow"
+    assert found["reference.json"]["message"] == "1/2 cells"
 
 
 def test_badges_one_per_target_with_a_safe_file_name(tmp_path: Path) -> None:
     lines = [result(), result(target="my_pkg.adapter:Target", target_version="2")]
     found = badges(report_of(tmp_path, lines, reference="0.1.0", **{"my_pkg.adapter:Target": "2"}))
-    assert list(found) == ["reference.json", "my_pkg.adapter-Target.json"]
+    assert [name for name in found if "-reference" not in name] == [
+        "reference.json",
+        "my_pkg.adapter-Target.json",
+    ]
     assert found["my_pkg.adapter-Target.json"]["label"] == "my_pkg.adapter:Target conformance"
 
 

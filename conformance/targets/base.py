@@ -40,6 +40,12 @@ class Target(Protocol):
       is the older spelling and is still read when `refusal_types` is absent.
     - `sdk_versions`: a mapping of distribution name to version for the SDKs the target drives
       (recorded in the results beside the target's own version).
+    - `repro(row, history) -> str`: the source of a standalone Python script that uses only the
+      framework and the standard library, rebuilds `history` in the framework's own types,
+      drives its public API against a stdlib `http.server` on 127.0.0.1 that records the
+      request and answers 400, and prints the captured request body as indented JSON (URL
+      media: the script serves the fixture bytes itself on 127.0.0.1). `conformance repro`
+      adds a header with the cell, its expectation and the expected shape.
     - `unavailable`: `None`, or why the target cannot run here, e.g. `"pydantic-ai is not
       installed: pip install ..."`. Its tests then skip with that reason, or the run stops
       with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox

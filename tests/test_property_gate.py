@@ -1,0 +1,149 @@
+"""The properties in the gate: generated per target and property, written as results lines."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.checks import row_ref
+from conformance.levels import PROPERTY_LEVELS
+from conformance.matrix import load_matrix
+from conformance.property_gate import PropertyCase, run_property, search, summarize
+from conformance.results import load_results
+from conformance.scenarios import scenario
+from conformance.targets.reference import ReferenceTarget
+from mutants import DropsMedia, SwapsParallelResults
+
+ROOT = Path(__file__).resolve().parent.parent
+_MATRIX = load_matrix(ROOT / "matrix.yaml")
+ROWS = list({row_ref(c).id: row_ref(c) for c in _MATRIX.cells()}.values())
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A framework's project running the plugin on its own target (`module:attr`)."""
+    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
+    pytester.makepyfile(
+        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
+    )
+    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    pytester.syspathinsert(ROOT / "tests")  # for the mutant targets
+    return pytester
+
+
+def lines_of(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_module_attr_target_gets_a_failing_property_line_with_its_counterexample(
+    project: pytest.Pytester,
+) -> None:
+    run = project.runpytest(
+        "-k",
+        "property/media-exactly-once or property/deterministic",
+        "--conformance-target",
+        "mutants:DropsMedia",
+        "--conformance-property-examples",
+        "30",
+        "--conformance-results",
+        "r.jsonl",
+    )
+    run.assert_outcomes(passed=1, failed=1)
+    run.stdout.fnmatch_lines(["*property/media-exactly-once*appears 0 times*"])
+    body = lines_of(project.path / "r.jsonl")[1:-1]
+    by_name = {line["property"]: line for line in body}
+    assert set(by_name) == {"media-exactly-once", "deterministic"}
+    failed = by_name["media-exactly-once"]
+    assert failed["kind"] == "result"
+    assert failed["cell"] == "property/media-exactly-once"
+    assert failed["check"] == "media-exactly-once"
+    assert failed["level"] == "required"
+    assert failed["verdict"] == "fail"
+    assert failed["target"] == "mutant-drops-media"
+    assert failed["row"] in {row.id for row in ROWS}
+    assert "counterexample (shrunk)" in failed["detail"]
+    assert "image image/png" in failed["detail"]  # the media item the mutant dropped
+    held = by_name["deterministic"]
+    assert held["verdict"] == "pass"
+    assert "row" not in held
+    assert held["examples"] >= 1
+    loaded = load_results([project.path / "r.jsonl"]).files[0]  # loads strictly
+    assert [p.property for p in loaded.properties] == ["deterministic", "media-exactly-once"]
+
+
+def test_every_property_is_generated_per_target_and_zero_examples_turns_them_off(
+    project: pytest.Pytester,
+) -> None:
+    run = project.runpytest("--collect-only", "-q", "-k", "property/")
+    collected = [line for line in run.outlines if "property/" in line]
+    assert len(collected) == len(PROPERTY_LEVELS)
+    assert all("reference:property/" in line for line in collected)
+    run = project.runpytest(
+        "--collect-only", "-q", "-k", "property/", "--conformance-property-examples", "0"
+    )
+    assert not [line for line in run.outlines if "property/" in line]
+
+
+@dataclass(frozen=True)
+class _Declaration:
+    checks: tuple[str, ...]
+    reason: str
+    link: str | None = None
+
+
+def test_a_declared_failure_is_an_xfail_with_its_reason() -> None:
+    record: dict[str, Any] = {}
+    case = PropertyCase("mutants:DropsMedia", "media-exactly-once")
+    declared = _Declaration(("media-exactly-once",), "drops media on purpose")
+    with pytest.raises(pytest.xfail.Exception, match="drops media on purpose"):
+        run_property(case, DropsMedia(), ROWS, 30, declared, record)
+    assert record["reason"] == "drops media on purpose"
+    assert "appears 0 times" in record["detail"]
+
+
+def test_a_declaration_of_another_property_does_not_excuse_a_failure() -> None:
+    record: dict[str, Any] = {}
+    case = PropertyCase("mutants:DropsMedia", "media-exactly-once")
+    declared = _Declaration(("total",), "something else")
+    with pytest.raises(pytest.fail.Exception, match="appears 0 times"):
+        run_property(case, DropsMedia(), ROWS, 30, declared, record)
+
+
+def test_a_declared_property_that_holds_passes_and_names_the_declaration() -> None:
+    record: dict[str, Any] = {}
+    case = PropertyCase("reference", "deterministic")
+    declared = _Declaration(("deterministic",), "thought to be random")
+    run_property(case, ReferenceTarget(), ROWS, 5, declared, record)
+    assert record["reason"] == "thought to be random"
+    assert "proves nothing" in record["detail"]
+
+
+def test_a_target_supporting_no_row_skips_with_why() -> None:
+    class NoRows(ReferenceTarget):
+        def supports(self, row: Any) -> str | None:
+            return "none"
+
+    record: dict[str, Any] = {}
+    with pytest.raises(pytest.skip.Exception, match="supports none"):
+        run_property(PropertyCase("x", "total"), NoRows(), ROWS, 5, None, record)
+    assert record["detail"]
+
+
+def test_the_cross_provider_replay_names_both_rows_and_parallel_order_is_searched() -> None:
+    found = search("parallel-calls-in-order", SwapsParallelResults(), ROWS, 200)
+    assert found.failed
+    assert "not in call order" in found.message or "output of" in found.message
+    held = search("cross-provider-replay", ReferenceTarget(), ROWS[:2], 3)
+    assert not held.failed
+    assert held.detail() == f"held on {held.examples} histories"
+
+
+def test_a_summary_names_every_item_and_media_by_size() -> None:
+    cell = next(c for c in _MATRIX.cells() if c.content_type == "image" and c.style == "result")
+    lines = summarize(scenario(cell.content_type, cell.source, cell.style))
+    assert any("call" in line for line in lines)
+    assert any("image image/png" in line and "bytes" in line for line in lines)

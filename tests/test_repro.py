@@ -1,0 +1,81 @@
+"""`conformance repro`: a standalone reproducer with the cell, its expectation and the expected
+shape in a header; a clear error for a target without `repro`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance.cli import main
+from conformance.matrix import load_matrix
+from conformance.repro import ReproError, repro_script
+
+ROOT = Path(__file__).resolve().parent.parent
+MATRIX = load_matrix(ROOT / "matrix.yaml")
+IMAGE = "openai-chat/gpt-6/image/inline/result"
+
+
+def test_the_script_runs_standalone_and_prints_the_request_body(tmp_path: Path) -> None:
+    out = tmp_path / "repro.py"
+    status = main(
+        [
+            "repro",
+            IMAGE,
+            "--target",
+            "repro_target:ReproTarget",
+            "--matrix",
+            str(ROOT / "matrix.yaml"),
+            "-o",
+            str(out),
+        ]
+    )
+    assert status == 0
+    script = out.read_text(encoding="utf-8")
+    assert "import conformance" not in script
+    assert "from conformance" not in script
+    header = [line for line in script.splitlines() if line.startswith("#")]
+    assert header[0] == f"# Reproducer for {IMAGE} on repro-demo 1.0.0"
+    cell = next(c for c in MATRIX.all_cells() if c.id == IMAGE)
+    assert f"# The matrix expects: {cell.expect} (known from {cell.known})." in header
+    assert f"# Source: {MATRIX.citations[cell.cite_id].url}" in header
+    assert '#   "model": "gpt-6-luna",' in header  # the reference payload, as the expected shape
+    ran = subprocess.run(  # a clean interpreter: the suite is not importable from there
+        [sys.executable, "-I", str(out)], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    printed = json.loads(ran.stdout)
+    assert printed["model"] == "gpt-6-luna"
+    assert any(m.get("role") == "user" for m in printed["messages"])
+
+
+def test_an_unsupported_cell_shows_the_refusal_as_the_expected_shape() -> None:
+    cell = next(
+        c for c in MATRIX.all_cells() if c.expect == "unsupported" and c.api == "openai-chat"
+    )
+    script = repro_script(MATRIX, cell.id, "repro_target:FixedScript")
+    assert '#   "raised": "UnsupportedContent",' in script.splitlines()
+    assert script.endswith("\nprint('the framework sent nothing')\n")
+
+
+def test_a_target_without_repro_gets_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["repro", IMAGE, "--target", "reference", "--matrix", str(ROOT / "matrix.yaml")])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert "target 'reference' has no repro(row, history)" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("cell", "target", "words"),
+    [
+        ("openai-chat/gpt-6/image/inline/nowhere", "reference", "no cell"),
+        (IMAGE, "no_such_module:Target", "no_such_module"),
+        (IMAGE, "repro_target:BrokenRepro", "broken-repro.repro raised RuntimeError"),
+    ],
+)
+def test_bad_requests_say_what_is_wrong(cell: str, target: str, words: str) -> None:
+    with pytest.raises(ReproError, match=words):
+        repro_script(MATRIX, cell, target)
