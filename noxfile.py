@@ -104,7 +104,12 @@ def conformance(session: nox.Session) -> None:
 
 # Per target: its dependency group and the releases run, latest first. The
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
-TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
+# litellm: 1.110.2 is the newest release (late 2026-11); 1.100.0 was built 2026-09-06; 1.90.0
+# came out in 2026-06 (its 1.90.x patches are in the 2026-07-04 notes, BerriAI/litellm-docs#485).
+TARGETS = {
+    "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
+    "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
+}
 
 
 @nox.session(default=False)
@@ -121,7 +126,9 @@ def target(session: nox.Session, name: str) -> None:
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
-    (requirement,) = nox.project.dependency_groups(PYPROJECT, group)
+    requirement, *beside = nox.project.dependency_groups(PYPROJECT, group)
+    if beside:  # the rest of the group, unpinned (litellm's boto3, to sign Bedrock requests)
+        session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
     for index, version in enumerate(versions):
         session.install(f"{unpinned}=={version}")
