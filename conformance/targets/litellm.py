@@ -137,6 +137,7 @@ def _message_content(content: str | list[Part]) -> str | list[dict[str, Any]]:
 def _error_flag_declared() -> bool:
     """Whether the installed LiteLLM declares `is_error` on its tool message type."""
     try:
+        _import_litellm()  # first: its environment keeps the import offline
         types = importlib.import_module("litellm.types.llms.openai")
     except ImportError:
         return False
