@@ -40,7 +40,7 @@ import os
 import re
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from importlib import metadata
 from typing import Any
@@ -182,7 +182,7 @@ def to_messages(history: History, *, error_flag: bool | None = None) -> list[dic
             if item.status == "error" and flag:
                 tool["is_error"] = True
             out.append(tool)
-        elif isinstance(item, Message) and item.source is not None:
+        elif item.source is not None:
             waiting.append({"role": "user", "content": _message_content(item.content)})
         else:
             flush()
@@ -274,7 +274,7 @@ def _import_litellm() -> Any:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     with warnings.catch_warnings():  # pydantic and deprecation warnings of LiteLLM's own modules
         warnings.simplefilter("ignore")
-        litellm = importlib.import_module("litellm")
+        litellm: Any = importlib.import_module("litellm")
     litellm.suppress_debug_info = True  # no "Give Feedback" banner printed per failed call
     return litellm
 
@@ -301,7 +301,7 @@ def _loopback_hosts(history: History) -> list[str]:
 
 
 @contextmanager
-def _loopback_media_allowed(litellm: Any, history: History) -> Iterator[None]:
+def _loopback_media_allowed(litellm: Any, history: History) -> Generator[None]:
     """Let LiteLLM download the suite's fixture URLs as it would a public URL.
 
     LiteLLM refuses to fetch user-given URLs that resolve to private or loopback addresses
@@ -458,7 +458,8 @@ def _media_stand_ins(messages: list[dict[str, Any]]) -> tuple[str, dict[str, tup
 
     text = json.dumps(messages, ensure_ascii=False)
     media: dict[str, tuple[str, str]] = {}
-    for url in sorted(set(_URL.findall(text))):
+    urls: set[str] = set(_URL.findall(text))
+    for url in sorted(urls):
         name = urlsplit(url).path.rsplit("/", 1)[-1]
         if name not in FIXTURE_TYPES:
             continue
