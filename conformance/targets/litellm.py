@@ -239,6 +239,16 @@ def _bedrock(row: RowRef, base: str) -> dict[str, Any]:
     }
 
 
+def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
+    """The router's path: LiteLLM's Hugging Face config transforms the messages (as for the
+    default router URL) when the base comes from `HF_API_BASE`, and sends them untouched when
+    `api_base` is given (a dedicated endpoint). The base goes in the environment, as a router
+    user behind a proxy sets it (`_ENV` is popped and set around the call)."""
+    return {"model": f"huggingface/{row.model}", "api_key": API_KEY, _ENV: {"HF_API_BASE": base}}
+
+
+_ENV = "__environment__"
+
 _ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     "openai-chat": _prefixed("openai"),
     "openai-responses": _prefixed("openai/responses"),
@@ -249,7 +259,7 @@ _ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     "cohere": _prefixed("cohere_chat/v2"),
     "groq": _prefixed("groq"),
     "xai": _prefixed("xai"),
-    "huggingface": _prefixed("huggingface"),
+    "huggingface": _huggingface,
 }
 """The provider prefix of each api (LiteLLM's "providers" docs) and how to aim it at a base."""
 
@@ -285,6 +295,20 @@ def _missing() -> str | None:
     except ImportError as error:
         return f"litellm is not installed ({error}): {INSTALL_HINT}"
     return None
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Generator[None]:
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def _loopback_hosts(history: History) -> list[str]:
@@ -362,9 +386,9 @@ class LiteLLMTarget:
         litellm = _import_litellm()
 
         def send(base: str) -> None:
-            litellm.completion(
-                messages=copy.deepcopy(messages), **completion_kwargs(row, history, base)
-            )
+            kwargs = completion_kwargs(row, history, base)
+            with _environment(kwargs.pop(_ENV, {})):
+                litellm.completion(messages=copy.deepcopy(messages), **kwargs)
 
         # LiteLLM imports provider modules lazily, on first use, and some of them warn (pydantic
         # `ReadOnly` TypedDicts); the suite runs with warnings as errors, LiteLLM users do not.
@@ -437,8 +461,12 @@ text = json.dumps(MESSAGES).replace("http://conformance.media", origin)
 if MEDIA and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
     litellm.user_url_allowed_hosts = [origin.removeprefix("http://")]
 litellm.suppress_debug_info = True
+if BASE_KEY.startswith("$"):  # the base from the environment, e.g. $HF_API_BASE
+    os.environ[BASE_KEY[1:]] = origin
+else:
+    CALL[BASE_KEY] = origin
 try:
-    litellm.completion(messages=json.loads(text), tools=TOOLS, **{{BASE_KEY: origin}}, **CALL)
+    litellm.completion(messages=json.loads(text), tools=TOOLS, **CALL)
 except Exception as error:  # the 400 answer, or LiteLLM refusing before sending
     if not captured:
         print("raised before sending:", type(error).__module__ + "." + type(error).__name__)
@@ -478,7 +506,11 @@ def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> s
     messages, media = _media_stand_ins(to_messages(history, error_flag=error_flag))
     call = completion_kwargs(row, history, "")
     base_key = "aws_bedrock_runtime_endpoint" if row.api == "bedrock-converse" else "api_base"
-    call.pop(base_key)
+    if _ENV in call:
+        (variable,) = call.pop(_ENV)
+        base_key = "$" + variable
+    else:
+        call.pop(base_key)
     tools = call.pop("tools")
     return _REPRO.format(
         api=row.api,
