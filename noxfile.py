@@ -164,6 +164,16 @@ def target(session: nox.Session, name: str) -> None:
                 env={**env, "HYPOTHESIS_PROFILE": "dev"},
             )
             module = name.replace("-", "_")
+            # The target's own tests skip in the `tests` session (no framework there): run here.
+            session.run(
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                f"tests/test_{module}_target.py",
+                "--snapshot-disable-unused",
+                env=env,
+            )
             # Files named on pyright's command line are still dropped by pyproject's `exclude`,
             # so a config of their own, beside the venvs (paths relative to it), checks them.
             config = Path(".nox") / f"pyright-{module}.json"
