@@ -357,8 +357,9 @@ class LiteLLMTarget:
         self.sdk_versions = {n: v for n in _SDKS if (v := _installed(n)) is not None}
         self.refusal_types: tuple[type[BaseException], ...] = ()
         """LiteLLM's `BadRequestError`: what its prompt factories raise, before sending, for
-        content a provider's format cannot carry (e.g. `factory.py`'s Bedrock and Cohere
-        content converters)."""
+        content a provider's format cannot take (in `factory.py`, e.g. `_gemini_tool_media_part`
+        for a file reference Gemini tool results cannot inline, the Bedrock file converters for a
+        `file` part without data), and its `ImageFetchError` subclass for a failed download."""
         if self.unavailable is None:
             litellm = _import_litellm()
             self.refusal_types = (litellm.BadRequestError,)
