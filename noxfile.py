@@ -111,7 +111,12 @@ def conformance(session: nox.Session) -> None:
 
 # Per target: its dependency group and the releases run, latest first. The
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
-TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
+# litellm: 1.110.2 is the newest release (late 2026-11); 1.100.0 was built 2026-09-06; 1.90.0
+# came out in 2026-06 (its 1.90.x patches are in the 2026-07-04 notes, BerriAI/litellm-docs#485).
+TARGETS = {
+    "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
+    "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
+}
 
 
 @nox.session(default=False)
@@ -128,7 +133,9 @@ def target(session: nox.Session, name: str) -> None:
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
-    (requirement,) = nox.project.dependency_groups(PYPROJECT, group)
+    requirement, *beside = nox.project.dependency_groups(PYPROJECT, group)
+    if beside:  # the rest of the group, unpinned (litellm's boto3, to sign Bedrock requests)
+        session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
     for index, version in enumerate(versions):
         session.install(f"{unpinned}=={version}")
@@ -164,12 +171,32 @@ def target(session: nox.Session, name: str) -> None:
                 env={**env, "HYPOTHESIS_PROFILE": "dev"},
             )
             module = name.replace("-", "_")
+            # The target's own tests skip in the `tests` session (no framework there): run here.
             session.run(
-                "pyright",
-                "--pythonpath",
-                session.virtualenv.bin + "/python",
-                f"conformance/targets/{module}.py",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
                 f"tests/test_{module}_target.py",
+                "--snapshot-disable-unused",
+                env=env,
+            )
+            # Files named on pyright's command line are still dropped by pyproject's `exclude`,
+            # so a config of their own, beside the venvs (paths relative to it), checks them.
+            config = Path(".nox") / f"pyright-{module}.json"
+            files = [f"conformance/targets/{module}.py", f"tests/test_{module}_target.py"]
+            config.write_text(
+                json.dumps(
+                    {
+                        "include": [f"../{f}" for f in files],
+                        "pythonVersion": "3.11",
+                        "typeCheckingMode": "strict",
+                    }
+                ),
+                encoding="utf-8",
+            )
+            session.run(
+                "pyright", "-p", str(config), "--pythonpath", session.virtualenv.bin + "/python"
             )
 
 
