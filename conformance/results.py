@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CellStatus",
+    "DeviationsRef",
     "EndLine",
     "Expect",
     "Known",
@@ -95,6 +96,13 @@ class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+class DeviationsRef(_Model):
+    """A target's deviations file, as a run used it."""
+
+    path: _Name
+    digest: _Name
+
+
 class MetaLine(_Model):
     kind: Literal["meta"]
     suite_version: _Name
@@ -104,6 +112,8 @@ class MetaLine(_Model):
     """Target name -> version, for every target the run covered."""
     python: _Name
     date: AwareDatetime
+    deviations: dict[_Name, DeviationsRef] = Field(default_factory=dict)
+    """Per target, the deviations file the run judged it with (absent in older files)."""
 
 
 class Live(_Model):
@@ -133,6 +143,8 @@ class ResultLine(_Model):
     detail: str
     reason: str | None
     link: str | None
+    notes: str | None = None
+    """Our own notes on a known deviation (absent in older files)."""
     live: Live | None = None
     """Optional: what a live API said to this cell's request; absent when none was recorded."""
 
@@ -143,8 +155,8 @@ class ResultLine(_Model):
         cell = f"{self.row}/{self.content_type}/{self.source}/{self.style}"
         if self.cell != cell:
             raise ValueError(f"cell {self.cell!r} is not row/content_type/source/style {cell}")
-        if self.verdict == "xfail" and not (self.reason and self.link):
-            raise ValueError("an xfail needs a reason and a link")
+        if self.verdict == "xfail" and not self.reason:
+            raise ValueError("an xfail needs a reason")
         if self.verdict == "skip" and not self.detail:
             raise ValueError("a skip needs a detail saying why")
         return self
@@ -272,6 +284,7 @@ def check_shards(results: Results) -> None:
     first = results.files[0]
     problems: list[str] = []
     versions: dict[str, tuple[str, str]] = {}
+    deviations: dict[str, tuple[str, str]] = {}
     seen: dict[tuple[str, str, str], str] = {}
     for file in results.files:
         for name in ("suite_version", "matrix_digest", "python"):
@@ -286,6 +299,13 @@ def check_shards(results: Results) -> None:
                 problems.append(
                     f"{file.path}:1: target {target!r} is version {version!r} here"
                     f" but {known!r} in {where}"
+                )
+        for target, ref in file.meta.deviations.items():
+            known_ref, where = deviations.setdefault(target, (ref.digest, file.path))
+            if known_ref != ref.digest:
+                problems.append(
+                    f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
+                    f" here but {known_ref} in {where}"
                 )
         for index, line in enumerate(file.results):
             key = (line.target, line.cell, line.check)
@@ -317,6 +337,11 @@ def merge_results(results: Results) -> str:
     first = results.files[0].meta
     meta = first.model_dump(mode="json") | {
         "targets": targets_of(results),
+        "deviations": {
+            name: ref.model_dump(mode="json")
+            for file in results.files
+            for name, ref in file.meta.deviations.items()
+        },
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
     lines: list[dict[str, Any]] = [meta]
