@@ -1,11 +1,14 @@
 """The `conformance` command: check the matrix, print its schema, render and compare results.
 
-    conformance check [matrix.yaml]
-    conformance schema [-o matrix.schema.json]
+    conformance check [MATRIX]                    the project's matrix and deviations files
+    conformance init [DIR] --target-name NAME     scaffold a framework repository
+    conformance deviations RESULTS --target NAME [--reasons RULES.yaml] -o FILE
+    conformance schema [--deviations] [-o matrix.schema.json]
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
     conformance merge SHARD... [-o FILE]
-    conformance diff BASE HEAD [-o FILE]          exit 1 when HEAD regresses a cell
+    conformance diff BASE HEAD [--gate LEVELS] [-o FILE]
+                                                  exit 1 when HEAD regresses a gated cell
     conformance badges RESULTS... -o DIR
     conformance scan-secrets [PATH...]            exit 1 when a credential is found
 
@@ -41,14 +44,28 @@ def _write(text: str, out: str | None) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    matrix = load_matrix(args.matrix)
-    cells = matrix.cells()
-    print(f"{args.matrix}: {len(matrix.rows)} model rows, {len(cells)} cells, valid")
-    return 0
+    from conformance import adoption
+
+    return adoption.check(args.matrix)
+
+
+def _init(args: argparse.Namespace) -> int:
+    from conformance import adoption
+
+    return adoption.init(Path(args.dir), args.target_name)
+
+
+def _deviations(args: argparse.Namespace) -> int:
+    from conformance import adoption
+
+    return adoption.write_deviations(args.results, args.target, args.reasons, args.output)
 
 
 def _schema(args: argparse.Namespace) -> int:
-    _write(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n", args.output)
+    from conformance.deviations import deviations_schema
+
+    schema = deviations_schema() if args.deviations else json_schema()
+    _write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", args.output)
     return 0
 
 
@@ -84,8 +101,11 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    base = build_report(load_results([args.base]))
-    head = build_report(load_results([args.head]))
+    from conformance import adoption
+
+    gate = adoption.gate_levels(args.gate)
+    base = build_report(adoption.gated(load_results([args.base]), gate))
+    head = build_report(adoption.gated(load_results([args.head]), gate))
     diff = diff_reports(base, head)
     _write(render_diff(diff), args.output)
     return 1 if diff.of("regression") else 0
@@ -111,11 +131,34 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    check = commands.add_parser("check", help="validate matrix.yaml and say how many cells it has")
-    check.add_argument("matrix", nargs="?", default="matrix.yaml")
+    check = commands.add_parser(
+        "check",
+        help="validate the matrix ([tool.conformance] matrix, else the packaged one), the"
+        " project's [tool.conformance] and its deviations files",
+    )
+    check.add_argument("matrix", nargs="?", help="a matrix file (default: the project's)")
     check.set_defaults(run=_check)
 
+    init = commands.add_parser(
+        "init", help="scaffold a framework repository: target, test, deviations, nox, workflow"
+    )
+    init.add_argument("dir", nargs="?", default=".", help="the repository (default: here)")
+    init.add_argument("--target-name", required=True, help="the target's name, e.g. my-framework")
+    init.set_defaults(run=_init)
+
+    devs = commands.add_parser(
+        "deviations", help="write the deviations a results file shows (reasons from rules)"
+    )
+    devs.add_argument("results", help="a results file (JSON Lines) of a run of the target")
+    devs.add_argument("--target", required=True, help="the target's name in the results")
+    devs.add_argument("--reasons", help="person-written rules: deviations/<target>.reasons.yaml")
+    devs.add_argument("-o", "--output", help="write here instead of stdout")
+    devs.set_defaults(run=_deviations)
+
     schema = commands.add_parser("schema", help="print the JSON Schema of matrix.yaml")
+    schema.add_argument(
+        "--deviations", action="store_true", help="the schema of a deviations file instead"
+    )
     schema.add_argument("-o", "--output", help="write to this file instead of stdout")
     schema.set_defaults(run=_schema)
 
@@ -141,6 +184,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument("base", help="results file of the base (e.g. the target branch)")
     diff.add_argument("head", help="results file of the change")
+    diff.add_argument(
+        "--gate",
+        help="comma-separated levels whose checks are compared (required, recommended,"
+        " reference); default: [tool.conformance] gate, else required,recommended",
+    )
     diff.add_argument("-o", "--output", help="write the Markdown here instead of stdout")
     diff.set_defaults(run=_diff)
 
@@ -165,6 +213,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except (MatrixError, ReportError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    except Exception as error:
+        from conformance import adoption
+
+        if not isinstance(error, adoption.USER_ERRORS):
+            raise
         print(error, file=sys.stderr)
         return 2
 

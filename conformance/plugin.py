@@ -123,6 +123,8 @@ class _State:
         found = self.settings.project.deviations_file(name, self.settings.deviations_folder)
         if found is None:
             return None
+        if found.is_absolute() and found.is_relative_to(Path.cwd()):
+            found = found.relative_to(Path.cwd())  # as the results name the matrix
         cells = [cell.id for cell in matrix.all_cells()]
         try:
             return load_deviations(found, target=name, cells=cells)

@@ -169,7 +169,9 @@ def render_deviations(target: str, entries: Sequence[dict[str, Any]]) -> str:
     for entry in entries:
         lines.append(f"  - cell: {entry['cell']}")
         lines.append(f"    checks: [{', '.join(entry['checks'])}]")
-        for key in ("outcome", "level", "reason", "link", "notes"):
+        lines.append(f"    outcome: {entry['outcome']}")
+        lines.append(f"    level: {entry['level']}")
+        for key in ("reason", "link", "notes"):
             if key in entry:
                 lines.append(f"    {key}: {json.dumps(entry[key], ensure_ascii=False)}")
     return "\n".join(lines) + "\n"
