@@ -19,6 +19,7 @@ reported as `pyproject.toml:LINE:COL: what is wrong` (`ConfigError`).
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -92,6 +93,11 @@ class ProjectConfig:
 
     def resolve(self, value: str) -> Path:
         return self.root / value
+
+    def importable(self) -> None:
+        """Targets named `module:attr` in `[tool.conformance]` import from the project's root."""
+        if self.path is not None and str(self.root) not in sys.path:
+            sys.path.insert(0, str(self.root))
 
     @property
     def gate(self) -> tuple[Level, ...]:

@@ -104,6 +104,8 @@ class _State:
                 self.matrix = load_matrix(self.matrix_path)
             except MatrixError as error:
                 raise pytest.UsageError(f"invalid matrix:\n{error}") from None
+            if self.settings is not None:
+                self.settings.project.importable()
             for spec in self.target_specs:
                 try:
                     self.targets[spec] = resolve_target(spec)
