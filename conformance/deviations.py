@@ -157,15 +157,22 @@ def load_deviations(
         ) from None
     data = _yaml(text, shown)
     problems: list[tuple[tuple[str | int, ...], str]] = []
+    keys: set[tuple[str | int, ...]] = set()  # problems about a key, not its value
     parsed: DeviationsFile | None = None
     try:
         parsed = DeviationsFile.model_validate(data)
     except ValidationError as error:
         for err in error.errors(include_url=False):
-            problems.append((tuple(err["loc"]), _message(err["type"], err["loc"], err["msg"])))
+            loc = tuple(err["loc"])
+            problems.append((loc, _message(err["type"], loc, err["msg"])))
+            if err["type"] == "extra_forbidden":
+                keys.add(loc)
     problems += _rules(data, target, cells)
     if problems:
-        errors = [LocatedError(shown, *_position(data, loc), msg) for loc, msg in problems]
+        errors = [
+            LocatedError(shown, *_position(data, loc, key=loc in keys), msg)
+            for loc, msg in problems
+        ]
         raise DeviationsError(sorted(set(errors), key=lambda e: (e.line, e.col, e.message)))
     assert parsed is not None
     parsed._digest = "sha256:" + hashlib.sha256(raw).hexdigest()  # pyright: ignore[reportPrivateUsage]
@@ -295,13 +302,15 @@ def _rules(
     return problems
 
 
-def _position(data: Any, loc: Sequence[str | int]) -> tuple[int, int]:
-    """1-based line and column of the deepest node of `loc` that exists."""
+def _position(data: Any, loc: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
+    """1-based line and column of the deepest node of `loc` that exists (of its key, with
+    `key`, or when its value is a mapping or list)."""
     node = data
     line, col = 0, 0
-    for part in loc:
+    for index, part in enumerate(loc):
         if isinstance(node, CommentedMap) and part in node:
-            line, col = node.lc.value(part) if _scalar(node[part]) else node.lc.key(part)
+            at_key = not _scalar(node[part]) or (key and index == len(loc) - 1)
+            line, col = node.lc.key(part) if at_key else node.lc.value(part)
             node = node[part]
         elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
             line, col = node.lc.item(part)
