@@ -7,7 +7,7 @@ matrix = "matrix.yaml"          # optional: your own matrix; default the package
 snapshots = "snapshots"         # payload snapshots, one folder per target
 cassettes = "cassettes"         # optional: turns the cassette check on
 deviations = "deviations"       # a folder of <target>.yaml, or a table {target = "file.yaml"}
-gate = ["required", "recommended"]   # the levels a regression fails the PR on
+gate = ["required", "recommended"]   # levels whose regressions fail a PR (default: all)
 ```
 
 Paths are relative to the file. The pytest ini keys (`conformance_matrix`, `conformance_targets`,
@@ -41,8 +41,9 @@ __all__ = [
     "packaged",
 ]
 
-DEFAULT_GATE: Final[tuple[Level, ...]] = ("required", "recommended")
-"""Regressions at these levels fail a PR unless a project says otherwise."""
+DEFAULT_GATE: Final[tuple[Level, ...]] = LEVELS
+"""Regressions at any level fail a PR unless a project says otherwise (`conformance init`
+writes `gate = ["required", "recommended"]`)."""
 
 _DATA: Final = Path(__file__).parent / "data"
 _SOURCE_ROOT: Final = Path(__file__).parent.parent
@@ -76,7 +77,7 @@ class Settings(BaseModel):
     """A folder holding `<target>.yaml`, or a table of target name to file (default
     `deviations`)."""
     gate: tuple[Level, ...] | None = None
-    """The levels at which a regression fails a PR (default required and recommended)."""
+    """The levels at which a regression fails a PR (default: all three)."""
 
 
 @dataclass(frozen=True)

@@ -234,8 +234,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("live recording never runs in CI (CI is set)")
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
-    if settings.matrix_explicit:
-        state.load()
+    state.load()  # configured: a bad matrix, target or deviations file stops the run here
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -243,9 +242,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         return
     state = metafunc.config.stash.get(_STATE, None)
     if state is None:
-        raise pytest.UsageError(
+        pytest.fail(
             f"{metafunc.definition.nodeid}: the conformance suite is not configured; add"
-            " [tool.conformance] to pyproject.toml (`conformance init` writes it, see the README)"
+            " [tool.conformance] to pyproject.toml (`conformance init` writes it, see the README)",
+            pytrace=False,
         )
     matrix = state.load()
     cases = [
@@ -498,12 +498,13 @@ class _Recorder:
             "detail",
             "reason",
             "link",
-            "notes",
         )
         lines = [
             meta,
             *(
-                {k: r.get(k) for k in order} | ({"live": r["live"]} if "live" in r else {})
+                {k: r.get(k) for k in order}
+                | ({"notes": r["notes"]} if r.get("notes") else {})
+                | ({"live": r["live"]} if "live" in r else {})
                 for r in state.records
             ),
         ]

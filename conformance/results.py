@@ -351,6 +351,8 @@ def merge_results(results: Results) -> str:
             record = line.model_dump(mode="json")
             if line.live is None:
                 del record["live"]  # as the plugin writes it
+            if line.notes is None:
+                del record["notes"]
             lines.append(record)
             count += 1
     lines.append({"kind": "end", "results": count})
