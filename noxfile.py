@@ -1,16 +1,18 @@
-"""Sessions: tests, schemas, conformance (the report), lint, typecheck, update_snapshots."""
+"""Sessions: tests, schemas, example, conformance (the report), lint, typecheck,
+update_snapshots."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "tests", "schemas"]
+nox.options.sessions = ["lint", "typecheck", "tests", "schemas", "example"]
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
@@ -164,6 +166,31 @@ def target(session: nox.Session, name: str) -> None:
                 f"conformance/targets/{module}.py",
                 f"tests/test_{module}_target.py",
             )
+
+
+@nox.session
+def example(session: nox.Session) -> None:
+    """The worked example: build the wheel, adopt it in examples/toy-framework from a fresh venv
+    outside the source tree (the README's steps, word for word), gate a regression PR."""
+    session.install("-e", ".")  # pytest and the plugin, for this repository's own pytest config
+    dist = Path(session.create_tmp()) / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    if shutil.which("uv"):
+        session.run("uv", "build", "--wheel", "--out-dir", str(dist), external=True)
+    else:
+        session.install("build")
+        session.run("python", "-m", "build", "--wheel", "--outdir", str(dist))
+    (wheel,) = dist.glob("*.whl")
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "examples/test_adoption.py",
+        "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+        *session.posargs,
+        env={"CONFORMANCE_WHEEL": str(wheel)},
+    )
 
 
 @nox.session

@@ -24,6 +24,7 @@ from conformance.results import ReportError, Results, ResultsFile, load_results
 
 __all__ = ["USER_ERRORS", "check", "gate_levels", "gated", "init", "write_deviations"]
 
+
 class InitError(ValueError):
     """`conformance init` cannot write the scaffold."""
 

@@ -231,9 +231,7 @@ def _rules(
         return [((), "a deviations file is a mapping with `target` and `deviations`")]
     top: Mapping[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
     if target is not None and isinstance(top.get("target"), str) and top["target"] != target:
-        problems.append(
-            (("target",), f"this file is for target {top['target']!r}, not {target!r}")
-        )
+        problems.append((("target",), f"this file is for target {top['target']!r}, not {target!r}"))
     items = top.get("deviations")
     if not isinstance(items, list):
         return problems

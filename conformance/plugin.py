@@ -31,8 +31,7 @@ import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
-from conformance import __version__
-from conformance import selection
+from conformance import __version__, selection
 from conformance.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.checks import (
     CellRun,
@@ -198,9 +197,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     selection.addoptions(group)
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
     parser.addini("conformance_snapshots", "snapshot folder (default snapshots)", default="")
-    parser.addini(
-        "conformance_deviations", "folder of deviations files, <target>.yaml", default=""
-    )
+    parser.addini("conformance_deviations", "folder of deviations files, <target>.yaml", default="")
     parser.addini("conformance_cassettes", "cassette folder (the cassette check)", default="")
     parser.addini("conformance_targets", "targets under test", type="linelist", default=[])
 

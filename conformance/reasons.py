@@ -92,7 +92,9 @@ def load_rules(path: str | Path) -> Rules:
     try:
         data = _yaml(text, shown)
     except Exception as error:
-        raise RulesError(getattr(error, "errors", [LocatedError(shown, 1, 1, str(error))])) from None
+        raise RulesError(
+            getattr(error, "errors", [LocatedError(shown, 1, 1, str(error))])
+        ) from None
     try:
         return Rules.model_validate(data)
     except ValidationError as error:

@@ -12,10 +12,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from results_data import CELL, result, write
 
 from conformance import cli
 from conformance.config import ConfigError, load_config
+from results_data import CELL, result, write
 
 ROOT = Path(__file__).resolve().parent.parent
 TEST_FILE = "from conformance.suite import test_conformance as test_conformance\n"

@@ -77,9 +77,7 @@ def test_a_good_file_loads_with_its_digest(tmp_path: Path) -> None:
         ("target: toy", "target: Toy Framework", "1:9", "a target name is lower case"),
     ],
 )
-def test_each_problem_is_located(
-    tmp_path: Path, old: str, new: str, where: str, says: str
-) -> None:
+def test_each_problem_is_located(tmp_path: Path, old: str, new: str, where: str, says: str) -> None:
     assert old in GOOD
     found = errors(tmp_path, GOOD.replace(old, new, 1))
     assert any(e.startswith(where) and says in e for e in found), found

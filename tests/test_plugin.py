@@ -71,7 +71,9 @@ def test_the_reference_is_scored_on_its_packaged_snapshots(project: pytest.Pytes
     run = project.runpytest("-k", f"{ONE_ROW} and :snapshot")
     assert run.ret == pytest.ExitCode.OK
     assert not (project.path / "snapshots").exists()
-    run = project.runpytest("-k", f"{IMAGE_CELL}:snapshot", "--conformance-target", "mutants:DropsMedia")
+    run = project.runpytest(
+        "-k", f"{IMAGE_CELL}:snapshot", "--conformance-target", "mutants:DropsMedia"
+    )
     run.assert_outcomes(failed=1)  # other targets have no packaged snapshots
 
 

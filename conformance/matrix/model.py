@@ -34,7 +34,6 @@ from conformance.matrix.vocabulary import (
     ErrorExpectation,
     Expectation,
     Known,
-    Outcome,
     Source,
     Style,
 )

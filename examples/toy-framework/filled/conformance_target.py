@@ -10,12 +10,12 @@ from __future__ import annotations
 from importlib.metadata import version
 
 import toyfw
+
 from conformance.history import (
     Audio,
     Document,
     History,
     Image,
-    Message,
     Part,
     Text,
     ToolCall,
@@ -66,9 +66,15 @@ def _items(history: History) -> list[toyfw.messages.Item]:
             items.append(toyfw.ToolCall(item.tool_call_id, item.name, dict(item.arguments)))
         elif isinstance(item, ToolResult):
             parts = [_part(p) for p in item.content]
-            items.append(toyfw.ToolOutput(item.tool_call_id, item.name, parts, item.status == "error"))
+            items.append(
+                toyfw.ToolOutput(item.tool_call_id, item.name, parts, item.status == "error")
+            )
         else:
-            parts = [item.content] if isinstance(item.content, str) else [_part(p) for p in item.content]
+            parts = (
+                [item.content]
+                if isinstance(item.content, str)
+                else [_part(p) for p in item.content]
+            )
             tool = (item.source.tool_name, item.source.tool_call_id) if item.source else None
             items.append(toyfw.Message(item.role, parts, tool))
     return items

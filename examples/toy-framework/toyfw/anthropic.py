@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from toyfw.messages import Item, Media, Message, Part, ToolCall, ToolOutput, Unsupported
+from toyfw.messages import Item, Message, Part, ToolCall, ToolOutput, Unsupported
 from toyfw.providers import turns
 
 
@@ -44,8 +44,12 @@ class Adapter:
                 messages.append({"role": "user", "content": self._results(entry)})
             elif isinstance(entry, ToolCall):
                 tools[entry.name] = {"name": entry.name, "input_schema": {"type": "object"}}
-                use = {"type": "tool_use", "id": entry.call_id, "name": entry.name,
-                       "input": entry.arguments}
+                use = {
+                    "type": "tool_use",
+                    "id": entry.call_id,
+                    "name": entry.name,
+                    "input": entry.arguments,
+                }
                 if messages and messages[-1]["role"] == "assistant":
                     messages[-1]["content"].append(use)
                 else:
@@ -66,7 +70,9 @@ class Adapter:
         """One tool_result block per call; content a tool produced as user content joins it."""
         parts: dict[str, list[Part]] = {}
         for entry in entries:
-            call_id = entry.call_id if isinstance(entry, ToolOutput) else (entry.tool or ("", ""))[1]
+            call_id = (
+                entry.call_id if isinstance(entry, ToolOutput) else (entry.tool or ("", ""))[1]
+            )
             parts.setdefault(call_id, []).extend(entry.parts)
         # Known bug: a failed call is sent without is_error.
         return [

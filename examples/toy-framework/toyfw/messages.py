@@ -74,11 +74,19 @@ def dumps(items: list[Item]) -> str:
             parts = [_part(p) for p in item.parts]
             out.append({"type": "message", "role": item.role, "parts": parts, "tool": tool})
         elif isinstance(item, ToolCall):
-            out.append({"type": "call", "id": item.call_id, "name": item.name,
-                        "arguments": item.arguments})
+            out.append(
+                {"type": "call", "id": item.call_id, "name": item.name, "arguments": item.arguments}
+            )
         else:
-            out.append({"type": "output", "id": item.call_id, "name": item.name,
-                        "parts": [_part(p) for p in item.parts], "failed": item.failed})
+            out.append(
+                {
+                    "type": "output",
+                    "id": item.call_id,
+                    "name": item.name,
+                    "parts": [_part(p) for p in item.parts],
+                    "failed": item.failed,
+                }
+            )
     return json.dumps(out, ensure_ascii=False)
 
 

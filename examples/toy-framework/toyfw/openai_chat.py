@@ -32,9 +32,7 @@ def _media(media: Media) -> dict[str, Any]:
 def _content(parts: list[Part]) -> str | list[dict[str, Any]]:
     if all(isinstance(p, str) for p in parts) and len(parts) <= 1:
         return "".join(p for p in parts if isinstance(p, str))
-    return [
-        {"type": "text", "text": p} if isinstance(p, str) else _media(p) for p in parts
-    ]
+    return [{"type": "text", "text": p} if isinstance(p, str) else _media(p) for p in parts]
 
 
 class Adapter:
