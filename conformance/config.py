@@ -267,7 +267,7 @@ def run_settings(config: Any) -> RunSettings | None:
     cassettes = path(cli["conformance_cassettes"], settings.cassettes, ini["conformance_cassettes"])
     if cassettes is None and record:
         cassettes = root / "cassettes"
-    targets = (
+    targets: list[str] = (
         list(cli["conformance_target"] or ())
         or list(settings.targets or ())
         or list(ini["conformance_targets"])

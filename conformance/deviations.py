@@ -38,6 +38,7 @@ from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning
 
 from conformance.levels import CHECK_LEVELS, LEVELS, Level
 from conformance.matrix import TARGET_PATTERN, LocatedError, Outcome
+from conformance.matrix.load import _yaml_error  # pyright: ignore[reportPrivateUsage]
 
 __all__ = [
     "DECLARABLE_CHECKS",
@@ -124,7 +125,8 @@ class DeviationsError(Exception):
 
 def strongest(checks: Sequence[str]) -> Level:
     """The strongest level among `checks`."""
-    return min((CHECK_LEVELS[c] for c in checks), key=LEVELS.index)
+    levels: list[Level] = [CHECK_LEVELS[c] for c in checks]
+    return min(levels, key=LEVELS.index)
 
 
 # --- loading -------------------------------------------------------------------------------
@@ -187,10 +189,7 @@ def _yaml(text: str, shown: str) -> Any:
         try:
             data = loader.load(text)
         except MarkedYAMLError as exc:
-            mark = exc.problem_mark or exc.context_mark
-            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-            problem = exc.problem or exc.context or "invalid YAML"
-            raise DeviationsError([LocatedError(shown, line, col, problem)]) from None
+            raise DeviationsError([_yaml_error(exc, shown)]) from None
         except ReusedAnchorWarning as exc:
             raise DeviationsError([LocatedError(shown, 1, 1, str(exc))]) from None
     if data is None:
@@ -303,19 +302,26 @@ def _rules(
 def _position(data: Any, loc: Sequence[str | int], *, key: bool = False) -> tuple[int, int]:
     """1-based line and column of the deepest node of `loc` that exists (of its key, with
     `key`, or when its value is a mapping or list)."""
-    node = data
+    node: Any = data  # ruamel.yaml's nodes are untyped
     line, col = 0, 0
     for index, part in enumerate(loc):
-        if isinstance(node, CommentedMap) and part in node:
+        if _is_map(node) and part in node:
             at_key = not _scalar(node[part]) or (key and index == len(loc) - 1)
-            line, col = node.lc.key(part) if at_key else node.lc.value(part)
-            node = node[part]
-        elif isinstance(node, CommentedSeq) and isinstance(part, int) and part < len(node):
-            line, col = node.lc.item(part)
-            node = node[part]
+            spot: tuple[int, int] = node.lc.key(part) if at_key else node.lc.value(part)
+        elif _is_seq(node) and isinstance(part, int) and part < len(node):
+            spot = node.lc.item(part)
         else:
             break
+        (line, col), node = spot, node[part]
     return line + 1, col + 1
+
+
+def _is_map(value: object) -> bool:
+    return isinstance(value, CommentedMap)
+
+
+def _is_seq(value: object) -> bool:
+    return isinstance(value, CommentedSeq)
 
 
 def _scalar(value: object) -> bool:
