@@ -177,3 +177,32 @@ def test_diff_gates_per_level(tmp_path: Path) -> None:
     assert cli.main(["diff", str(base), str(lost), "--gate", "recommended"]) == 1
     assert cli.main(["diff", str(base), str(lost), "--gate", "required"]) == 0
     assert cli.main(["diff", str(base), str(lost), "--gate", "strict"]) == 2
+
+
+def test_a_bedrock_request_from_the_wire_is_judged_as_converse_parameters() -> None:
+    """The payload contract: a target that records Bedrock's HTTP request gets the Converse
+    parameters (`modelId` from the path, media as raw bytes), which `sdk-schema` accepts, as
+    it accepts the reference's; the body alone is refused."""
+    pytest.importorskip("botocore")
+    import base64
+
+    from conformance.sdk_schema import validate
+    from conformance.toolkit import Exchange, payload_of
+
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
+    body = {
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"image": {"format": "png", "source": {"bytes": png}}}],
+            }
+        ]
+    }
+    exchange = Exchange(
+        "POST", "/model/amazon.nova-pro-v1%3A0/converse", {}, json.dumps(body).encode()
+    )
+    payload = payload_of("bedrock-converse", exchange)
+    assert payload["modelId"] == "amazon.nova-pro-v1:0"
+    assert payload["messages"][0]["content"][0]["image"]["source"]["bytes"] == b"\x89PNG\r\n\x1a\n"
+    assert validate("bedrock-converse", payload) == []
+    assert validate("bedrock-converse", body) != []
