@@ -59,11 +59,13 @@ def check(matrix_arg: str | None) -> int:
         path, where = project.resolve(settings.matrix), " ([tool.conformance] matrix)"
     else:
         path, where = packaged("matrix.yaml"), " (the packaged matrix)"
+    path = _shown(path)
     matrix = load_matrix(path)
     cells = [cell.id for cell in matrix.all_cells()]
     print(f"{path}{where}: {len(matrix.rows)} model rows, {len(matrix.cells())} cells, valid")
     problems: list[str] = []
-    for target, file in _deviations_files(project or ProjectConfig(None, Settings())):
+    for target, found_at in _deviations_files(project or ProjectConfig(None, Settings())):
+        file = _shown(found_at)
         try:
             found = load_deviations(file, target=target, cells=cells)
         except DeviationsError as error:
@@ -74,6 +76,12 @@ def check(matrix_arg: str | None) -> int:
         print("\n".join(problems), file=sys.stderr)
         return 2
     return 0
+
+
+def _shown(path: Path) -> Path:
+    """A path as the user would type it: relative to here when it is below here."""
+    here = Path.cwd()
+    return path.relative_to(here) if path.is_absolute() and path.is_relative_to(here) else path
 
 
 def _deviations_files(project: ProjectConfig) -> list[tuple[str | None, Path]]:
