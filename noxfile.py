@@ -116,8 +116,9 @@ def target(session: nox.Session, name: str) -> None:
     properties on the latest (its known property failures are xfail in tests/test_properties).
 
     The latest release is checked in full (snapshots in snapshots/<target>/, deviations in
-    deviations/<target>.yaml describe it); the older one is classified cell by cell without the snapshot
-    check, and its verdicts are reported, not gated. Writes report/results-<name>-<version>.jsonl.
+    deviations/<target>.yaml describe it); the older one is classified cell by cell without
+    the snapshot check, and its verdicts are reported, not gated. Writes
+    report/results-<name>-<version>.jsonl.
     """
     group, versions = TARGETS[name]
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target

@@ -59,7 +59,7 @@ def check(matrix_arg: str | None) -> int:
         path, where = project.resolve(settings.matrix), " ([tool.conformance] matrix)"
     else:
         path, where = packaged("matrix.yaml"), " (the packaged matrix)"
-    path = _shown(path)
+    path = path if matrix_arg else _shown(path)  # as typed, or short
     matrix = load_matrix(path)
     cells = [cell.id for cell in matrix.all_cells()]
     print(f"{path}{where}: {len(matrix.rows)} model rows, {len(matrix.cells())} cells, valid")

@@ -87,10 +87,14 @@ class ProjectConfig:
     path: Path | None
     """The pyproject.toml read, or None when there is no `[tool.conformance]`."""
     settings: Settings
+    base: Path | None = None
+    """Where relative paths start without a pyproject.toml (pytest's rootdir); default here."""
 
     @property
     def root(self) -> Path:
-        return self.path.parent if self.path is not None else Path.cwd()
+        if self.path is not None:
+            return self.path.parent
+        return self.base if self.base is not None else Path.cwd()
 
     def resolve(self, value: str) -> Path:
         return self.root / value
@@ -251,8 +255,8 @@ def run_settings(config: Any) -> RunSettings | None:
     }
     if project is None and not any(ini.values()) and not any(cli.values()):
         return None
-    project = project or ProjectConfig(None, Settings())
     root: Path = config.rootpath
+    project = project or ProjectConfig(None, Settings(), base=root)
     settings = project.settings
 
     def path(cli_value: str | None, setting: str | None, ini_value: str) -> Path | None:

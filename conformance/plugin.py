@@ -93,6 +93,8 @@ class _State:
     runs: dict[tuple[str, str], CellRun] = field(default_factory=dict[tuple[str, str], CellRun])
     records: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
     settings: RunSettings | None = None
+    updating: bool = False
+    """`--snapshot-update`: the reference writes its own snapshots, never the packaged ones."""
     deviations: dict[str, DeviationsFile | None] = field(
         default_factory=dict[str, "DeviationsFile | None"]
     )
@@ -139,8 +141,6 @@ class _State:
         if name != "reference" or own.is_dir() or self.updating:
             return own
         return packaged("snapshots") / name
-
-    updating: bool = False
 
     def wants_cassettes(self, spec: str) -> bool:
         """The reference target always has cassettes; another target once its folder exists
