@@ -171,7 +171,9 @@ def render_deviations(target: str, entries: Sequence[dict[str, Any]]) -> str:
     for entry in entries:
         lines.append(f"  - cell: {entry['cell']}")
         lines.append(f"    checks: [{', '.join(entry['checks'])}]")
-        lines.append(f"    outcome: {entry['outcome']}")
+        outcome = str(entry["outcome"])
+        plain = re.fullmatch(r"[a-z][a-z-]*", outcome)
+        lines.append(f"    outcome: {outcome if plain else json.dumps(outcome)}")
         lines.append(f"    level: {entry['level']}")
         for key in ("reason", "link", "notes"):
             if key in entry:
