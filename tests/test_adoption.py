@@ -206,3 +206,22 @@ def test_a_bedrock_request_from_the_wire_is_judged_as_converse_parameters() -> N
     assert payload["messages"][0]["content"][0]["image"]["source"]["bytes"] == b"\x89PNG\r\n\x1a\n"
     assert validate("bedrock-converse", payload) == []
     assert validate("bedrock-converse", body) != []
+
+
+def test_check_reports_a_bad_deviations_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.conformance]\ndeviations = {fw = "known.yaml"}\n', encoding="utf-8"
+    )
+    (tmp_path / "known.yaml").write_text(
+        "target: fw\ndeviations:\n  - cell: openai-chat/gpt-4o/image/inline/result\n"
+        "    checks: [provenance]\n    outcome: fallback-unmarked\n    level: recommended\n"
+        '    reason: "TODO: a person writes why this happens"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["check"]) == 2
+    out = capsys.readouterr()
+    assert "(the packaged matrix)" in out.out
+    assert "known.yaml:7:13: a person must write this reason" in out.err
