@@ -173,8 +173,9 @@ def target(session: nox.Session, name: str) -> None:
 def example(session: nox.Session) -> None:
     """The worked example: build the wheel, adopt it in examples/toy-framework from a fresh venv
     outside the source tree (the README's steps, word for word), gate a regression PR."""
-    session.install("-e", ".")  # pytest and the plugin, for this repository's own pytest config
-    dist = Path(session.create_tmp()) / "dist"
+    # pytest and the plugin, for this repository's own pytest config (which names hypothesis)
+    session.install("-e", ".", "hypothesis")
+    dist = Path(session.create_tmp()).resolve() / "dist"
     shutil.rmtree(dist, ignore_errors=True)
     if shutil.which("uv"):
         session.run("uv", "build", "--wheel", "--out-dir", str(dist), external=True)

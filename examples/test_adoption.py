@@ -38,7 +38,10 @@ def readme_steps() -> list[str]:
 
 @pytest.fixture(scope="module")
 def workspace() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="conformance-example-") as tmp:
+    base = Path(tempfile.gettempdir())
+    if base.resolve().is_relative_to(ROOT):  # nox points TMPDIR into .nox/
+        base = Path("/tmp")
+    with tempfile.TemporaryDirectory(prefix="conformance-example-", dir=base) as tmp:
         yield Path(tmp)
 
 
@@ -46,7 +49,7 @@ def workspace() -> Iterator[Path]:
 def wheel(workspace: Path) -> Path:
     given = os.environ.get("CONFORMANCE_WHEEL")
     if given:
-        return Path(given)
+        return Path(given).resolve()
     out = workspace / "dist"
     subprocess.run(["uv", "build", "--wheel", "--out-dir", str(out), str(ROOT)], check=True)
     (built,) = out.glob("*.whl")
