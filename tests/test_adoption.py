@@ -162,7 +162,7 @@ def test_the_scaffold_runs_green_before_it_is_filled(pytester: pytest.Pytester) 
     assert "deviations/fresh.yaml: 0 deviations of fresh, valid" in checked.stdout
 
 
-def test_diff_gates_per_level(tmp_path: Path) -> None:
+def test_diff_gates_per_level(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     base = write(tmp_path / "base.jsonl", [result(check="outcome"), result(check="provenance")])
     layout = write(
         tmp_path / "layout.jsonl",
@@ -177,6 +177,13 @@ def test_diff_gates_per_level(tmp_path: Path) -> None:
     assert cli.main(["diff", str(base), str(lost), "--gate", "recommended"]) == 1
     assert cli.main(["diff", str(base), str(lost), "--gate", "required"]) == 0
     assert cli.main(["diff", str(base), str(lost), "--gate", "strict"]) == 2
+    # Without --gate: the project's [tool.conformance] gate, else every level.
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["diff", str(base), str(layout)]) == 1
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.conformance]\ngate = ["required"]\n', encoding="utf-8"
+    )
+    assert cli.main(["diff", str(base), str(lost)]) == 0
 
 
 def test_a_bedrock_request_from_the_wire_is_judged_as_converse_parameters() -> None:
