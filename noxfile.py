@@ -1,16 +1,18 @@
-"""Sessions: tests, schemas, conformance (the report), lint, typecheck, update_snapshots."""
+"""Sessions: tests, schemas, example, conformance (the report), lint, typecheck,
+update_snapshots."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "tests", "schemas"]
+nox.options.sessions = ["lint", "typecheck", "tests", "schemas", "example"]
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
@@ -126,8 +128,9 @@ def target(session: nox.Session, name: str) -> None:
     properties on the latest (its known property failures are xfail in tests/test_properties).
 
     The latest release is checked in full (snapshots in snapshots/<target>/, deviations in
-    matrix.yaml describe it); the older one is classified cell by cell without the snapshot
-    check, and its verdicts are reported, not gated. Writes report/results-<name>-<version>.jsonl.
+    deviations/<target>.yaml describe it); the older one is classified cell by cell without
+    the snapshot check, and its verdicts are reported, not gated. Writes
+    report/results-<name>-<version>.jsonl.
     """
     group, versions = TARGETS[name]
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
@@ -198,6 +201,32 @@ def target(session: nox.Session, name: str) -> None:
             session.run(
                 "pyright", "-p", str(config), "--pythonpath", session.virtualenv.bin + "/python"
             )
+
+
+@nox.session
+def example(session: nox.Session) -> None:
+    """The worked example: build the wheel, adopt it in examples/toy-framework from a fresh venv
+    outside the source tree (the README's steps, word for word), gate a regression PR."""
+    # pytest and the plugin, for this repository's own pytest config (which names hypothesis)
+    session.install("-e", ".", "hypothesis")
+    dist = Path(session.create_tmp()).resolve() / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    if shutil.which("uv"):
+        session.run("uv", "build", "--wheel", "--out-dir", str(dist), external=True)
+    else:
+        session.install("build")
+        session.run("python", "-m", "build", "--wheel", "--outdir", str(dist))
+    (wheel,) = dist.glob("*.whl")
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "examples/test_adoption.py",
+        "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+        *session.posargs,
+        env={"CONFORMANCE_WHEEL": str(wheel)},
+    )
 
 
 @nox.session

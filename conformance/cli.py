@@ -1,14 +1,17 @@
 """The `conformance` command: check the matrix, print its schema, render and compare results.
 
-    conformance check [matrix.yaml] [--today [YYYY-MM-DD]]
-                                                  warn on rows within 60 days of shutdown;
+    conformance check [MATRIX] [--today [YYYY-MM-DD]]
+                                                  the project's matrix and deviations files;
+                                                  warn on rows within 60 days of shutdown,
                                                   exit 2 on a row past it
-    conformance schema [-o matrix.schema.json]
+    conformance init [DIR] --target-name NAME     scaffold a framework repository
+    conformance deviations RESULTS --target NAME [--reasons RULES.yaml] -o FILE
+    conformance schema [--deviations] [-o matrix.schema.json]
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
     conformance merge SHARD... [-o FILE]
-    conformance diff BASE HEAD [--fail-on LEVELS] [-o FILE]
-                                                  exit 1 when HEAD regresses a cell (at LEVELS)
+    conformance diff BASE HEAD [--gate LEVELS] [--fail-on LEVELS] [-o FILE]
+                                                  exit 1 when HEAD regresses a gated cell
     conformance badges RESULTS... -o DIR
     conformance compare RESULTS... [-o FILE.md|FILE.html] [--repro]
                                                   frameworks side by side, across versions
@@ -34,8 +37,7 @@ from conformance import __version__
 from conformance.diff import diff_reports, render_diff
 from conformance.html import Citation, render_html
 from conformance.levels import LEVELS, Level
-from conformance.matrix import MatrixError, json_schema, lifecycle_findings, load_matrix
-from conformance.matrix.lifecycle import located_findings
+from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.paths import PathProblem, check_folder, check_output_file
 from conformance.report import Report, badges, build_report, render_markdown
 from conformance.results import ReportError, load_results, merge_results
@@ -55,16 +57,21 @@ def _write(text: str, out: str | None, inputs: Sequence[str] = ()) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    matrix = load_matrix(args.matrix)
-    cells = matrix.cells()
-    findings = lifecycle_findings(matrix, args.today)
-    for line in located_findings(args.matrix, findings):
-        print(line, file=sys.stderr)
-    if any(f.severity == "error" for f in findings):
-        return 2
-    warned = f", {len(findings)} near shutdown" if findings else ""
-    print(f"{args.matrix}: {len(matrix.rows)} model rows, {len(cells)} cells, valid{warned}")
-    return 0
+    from conformance import adoption
+
+    return adoption.check(args.matrix, today=args.today)
+
+
+def _init(args: argparse.Namespace) -> int:
+    from conformance import adoption
+
+    return adoption.init(Path(args.dir), args.target_name)
+
+
+def _deviations(args: argparse.Namespace) -> int:
+    from conformance import adoption
+
+    return adoption.write_deviations(args.results, args.target, args.reasons, args.output)
 
 
 def _day(text: str) -> dt.date:
@@ -77,7 +84,10 @@ def _day(text: str) -> dt.date:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    _write(json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n", args.output)
+    from conformance.deviations import deviations_schema
+
+    schema = deviations_schema() if args.deviations else json_schema()
+    _write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", args.output)
     return 0
 
 
@@ -113,8 +123,11 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    base = build_report(load_results([args.base]))
-    head = build_report(load_results([args.head]))
+    from conformance import adoption
+
+    gate = adoption.gate_levels(args.gate)
+    base = build_report(adoption.gated(load_results([args.base]), gate))
+    head = build_report(adoption.gated(load_results([args.head]), gate))
     diff = diff_reports(base, head)
     levels = cast("tuple[Level, ...]", args.fail_on)
     _write(render_diff(diff, levels), args.output, [args.base, args.head])
@@ -220,8 +233,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    check = commands.add_parser("check", help="validate matrix.yaml and say how many cells it has")
-    check.add_argument("matrix", nargs="?", default="matrix.yaml")
+    check = commands.add_parser(
+        "check",
+        help="validate the matrix ([tool.conformance] matrix, else the packaged one), the"
+        " project's [tool.conformance] and its deviations files",
+    )
+    check.add_argument("matrix", nargs="?", help="a matrix file (default: the project's)")
     check.add_argument(
         "--today",
         nargs="?",
@@ -231,7 +248,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(run=_check)
 
+    init = commands.add_parser(
+        "init", help="scaffold a framework repository: target, test, deviations, nox, workflow"
+    )
+    init.add_argument("dir", nargs="?", default=".", help="the repository (default: here)")
+    init.add_argument("--target-name", required=True, help="the target's name, e.g. my-framework")
+    init.set_defaults(run=_init)
+
+    devs = commands.add_parser(
+        "deviations", help="write the deviations a results file shows (reasons from rules)"
+    )
+    devs.add_argument("results", help="a results file (JSON Lines) of a run of the target")
+    devs.add_argument("--target", required=True, help="the target's name in the results")
+    devs.add_argument("--reasons", help="person-written rules: deviations/<target>.reasons.yaml")
+    devs.add_argument("-o", "--output", help="write here instead of stdout")
+    devs.set_defaults(run=_deviations)
+
     schema = commands.add_parser("schema", help="print the JSON Schema of matrix.yaml")
+    schema.add_argument(
+        "--deviations", action="store_true", help="the schema of a deviations file instead"
+    )
     schema.add_argument("-o", "--output", help="write to this file instead of stdout")
     schema.set_defaults(run=_schema)
 
@@ -257,6 +293,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument("base", help="results file of the base (e.g. the target branch)")
     diff.add_argument("head", help="results file of the change")
+    diff.add_argument(
+        "--gate",
+        help="comma-separated levels whose checks are compared (required, recommended,"
+        " reference); default: [tool.conformance] gate, else required,recommended",
+    )
     diff.add_argument("-o", "--output", help="write the Markdown here instead of stdout")
     diff.add_argument(
         "--fail-on",
@@ -321,6 +362,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args))
     except (MatrixError, ReportError, PathProblem) as error:
+        print(error, file=sys.stderr)
+        return 2
+    except Exception as error:
+        from conformance import adoption
+
+        if not isinstance(error, adoption.USER_ERRORS):
+            raise
         print(error, file=sys.stderr)
         return 2
 

@@ -229,7 +229,7 @@ def _notes(old: CellSide, new: CellSide) -> list[str]:
     if old.status == "xfail" and new.status in ("pass", "xpass"):
         notes.append("the known deviation no longer happens")
     if new.status == "xpass" and old.status != "xpass":
-        notes.append("remove its deviation from matrix.yaml")
+        notes.append("remove it from the deviations file")
     if new.status == "xfail" and old.status != "xfail" and new.reason:
         notes.append(f"new known deviation: {new.reason}")
     if old.expect != new.expect:

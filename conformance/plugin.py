@@ -11,8 +11,12 @@ Options (all under `--conformance-*`, or the `conformance_*` ini keys):
 - `--conformance-cassettes DIR` (ini `conformance_cassettes`): replay every rendered payload
   through its api's official client from `DIR/<target>/<api>/<cell>.yaml` (the `cassette`
   check); `--conformance-record double|live` records them instead (`nox -s record`).
+- `--conformance-api`, `--conformance-check`, `--conformance-level`: run a part of the matrix
+  (`conformance.selection`).
 
-A test module opts in by holding `test_conformance` from `conformance.suite`.
+The plugin stays inert until a project configures it (`[tool.conformance]` in pyproject.toml,
+a `conformance_*` ini key or a `--conformance-*` option; `conformance.config`); a test module
+then opts in by holding `test_conformance` from `conformance.suite`.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
-from conformance import __version__, guard, runlog
+from conformance import __version__, guard, runlog, selection
 from conformance.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.checks import (
     CellRun,
@@ -39,6 +43,8 @@ from conformance.checks import (
     run_cell,
     snapshot_data,
 )
+from conformance.config import ConfigError, RunSettings, packaged, run_settings
+from conformance.deviations import DeviationsError, DeviationsFile, judge, load_deviations
 from conformance.levels import level_of
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.matrix.lifecycle import lifecycle_meta
@@ -101,6 +107,12 @@ class _State:
     run_log: runlog.RunLog | None = None
     selected: int | None = None
     """How many conformance tests the session selected (None: unknown, e.g. under xdist)."""
+    settings: RunSettings | None = None
+    updating: bool = False
+    """`--snapshot-update`: the reference writes its own snapshots, never the packaged ones."""
+    deviations: dict[str, DeviationsFile | None] = field(
+        default_factory=dict[str, "DeviationsFile | None"]
+    )
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -108,6 +120,8 @@ class _State:
                 self.matrix = load_matrix(self.matrix_path)
             except MatrixError as error:
                 raise pytest.UsageError(f"invalid matrix:\n{error}") from None
+            if self.settings is not None:
+                self.settings.project.importable()
             for spec in self.target_specs:
                 try:
                     self.targets[spec] = resolve_target(spec)
@@ -119,7 +133,29 @@ class _State:
                         f"target {spec!r} is required (--conformance-require-targets) but "
                         f"unavailable: {missing}"
                     )
+                self.deviations[spec] = self._deviations(self.targets[spec].name, self.matrix)
         return self.matrix
+
+    def _deviations(self, name: str, matrix: Matrix) -> DeviationsFile | None:
+        assert self.settings is not None
+        found = self.settings.project.deviations_file(name, self.settings.deviations_folder)
+        if found is None:
+            return None
+        if found.is_absolute() and found.is_relative_to(Path.cwd()):
+            found = found.relative_to(Path.cwd())  # as the results name the matrix
+        cells = [cell.id for cell in matrix.all_cells()]
+        try:
+            return load_deviations(found, target=name, cells=cells)
+        except DeviationsError as error:
+            raise pytest.UsageError(f"invalid deviations file:\n{error}") from None
+
+    def snapshot_root(self, name: str) -> Path:
+        """The reference's snapshots ship with the package: a project that has none of its
+        own (and is not writing them) checks the reference against those."""
+        own = self.snapshots / name
+        if name != "reference" or own.is_dir() or self.updating:
+            return own
+        return packaged("snapshots") / name
 
     def wants_cassettes(self, spec: str) -> bool:
         """The reference target always has cassettes; another target once its folder exists
@@ -185,8 +221,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help=f"histories each property tries per target (default {DEFAULT_EXAMPLES});"
         " 0 leaves the properties out",
     )
+    selection.addoptions(group)
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
-    parser.addini("conformance_snapshots", "snapshot folder", default="snapshots")
+    parser.addini("conformance_snapshots", "snapshot folder (default snapshots)", default="")
+    parser.addini("conformance_deviations", "folder of deviations files, <target>.yaml", default="")
     parser.addini("conformance_cassettes", "cassette folder (the cassette check)", default="")
     parser.addini("conformance_targets", "targets under test", type="linelist", default=[])
     parser.addini("conformance_cell_timeout", "seconds a render may take (0: no limit)", default="")
@@ -194,37 +232,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a generated conformance test")
-    cli_matrix = cast("str | None", config.getoption("conformance_matrix"))
-    ini_matrix = cast("str", config.getini("conformance_matrix"))
-    explicit = bool(cli_matrix or ini_matrix)
-    if cli_matrix:
-        matrix_path = Path(cli_matrix)
-    elif ini_matrix:
-        matrix_path = config.rootpath / ini_matrix
-    else:
-        matrix_path = _packaged_matrix()
+    try:
+        settings = run_settings(config)
+    except ConfigError as error:
+        raise pytest.UsageError(f"invalid [tool.conformance]:\n{error}") from None
+    if settings is None:
+        return  # not configured: inert
+    matrix_path = settings.matrix
     if matrix_path.is_absolute() and matrix_path.is_relative_to(Path.cwd()):
         matrix_path = matrix_path.relative_to(Path.cwd())  # errors name the file as typed
-    specs = cast("list[str] | None", config.getoption("conformance_target")) or cast(
-        "list[str]", config.getini("conformance_targets")
-    )
     results = cast("str | None", config.getoption("conformance_results"))
     state = _State(
         matrix_path=matrix_path,
-        snapshots=config.rootpath / cast("str", config.getini("conformance_snapshots")),
-        target_specs=specs or ["reference"],
+        snapshots=settings.snapshots,
+        target_specs=settings.targets,
         results_path=Path(results) if results else None,
         sdk_schema=bool(config.getoption("conformance_sdk_schema")),
         require_targets=bool(config.getoption("conformance_require_targets"))
         or os.environ.get("CONFORMANCE_REQUIRE_TARGETS") == "1",
+        settings=settings,
     )
-    cassettes = cast("str | None", config.getoption("conformance_cassettes"))
-    ini_cassettes = cast("str", config.getini("conformance_cassettes"))
+    state.updating = bool(getattr(config.option, "update_snapshots", False))
     state.record = cast("Origin | None", config.getoption("conformance_record"))
-    if cassettes:
-        state.cassettes = Path(cassettes)
-    elif ini_cassettes or state.record:
-        state.cassettes = config.rootpath / (ini_cassettes or "cassettes")
+    state.cassettes = settings.cassettes
     if state.record == "live" and os.environ.get("CI"):
         raise pytest.UsageError("live recording never runs in CI (CI is set)")
     try:
@@ -232,7 +262,7 @@ def pytest_configure(config: pytest.Config) -> None:
             config,
             state.results_path,
             state.matrix_path,
-            state.snapshots if explicit else None,  # the plugin is inert without a matrix
+            state.snapshots,
             state.cassettes,
             recording=state.record is not None,
         )
@@ -242,20 +272,19 @@ def pytest_configure(config: pytest.Config) -> None:
     state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
-    if explicit:
-        state.load()
-
-
-def _packaged_matrix() -> Path:
-    """The matrix shipped in the wheel, or the repository's own in a source checkout."""
-    shipped = Path(__file__).parent / "data" / "matrix.yaml"
-    return shipped if shipped.exists() else Path(__file__).parent.parent / "matrix.yaml"
+    state.load()  # configured: a bad matrix, target or deviations file stops the run here
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "conformance_case" not in metafunc.fixturenames:
         return
-    state = metafunc.config.stash[_STATE]
+    state = metafunc.config.stash.get(_STATE, None)
+    if state is None:
+        pytest.fail(
+            f"{metafunc.definition.nodeid}: the conformance suite is not configured; add"
+            " [tool.conformance] to pyproject.toml (`conformance init` writes it, see the README)",
+            pytrace=False,
+        )
     matrix = state.load()
     cases: list[Case | PropertyCase] = [
         Case(spec, cell, check)
@@ -306,7 +335,7 @@ class PayloadSnapshot(SingleFileSnapshotExtension):
         if case is None:
             # syrupy scans the site of every collected test file; other files own nothing here.
             return str(state.snapshots / ".not-a-conformance-test")
-        return str(state.snapshots / state.targets[case.target].name / case.cell.api)
+        return str(state.snapshot_root(state.targets[case.target].name) / case.cell.api)
 
     @classmethod
     def get_snapshot_name(cls, *, test_location: PyTestLocation, index: Any = 0) -> str:
@@ -380,7 +409,7 @@ def run_case(case: Case | PropertyCase, snapshot: SnapshotAssertion, item: pytes
     if case.check == "snapshot":
         location = PyTestLocation(item)
         path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
-        record["detail"] = str(path.relative_to(state.snapshots.parent))
+        record["detail"] = _shown(path, state.snapshots.parent)
         if not path.exists() and not item.config.option.update_snapshots:
             pytest.fail(
                 f"{cell.id}: no snapshot at {record['detail']}; create it with "
@@ -397,28 +426,26 @@ def run_case(case: Case | PropertyCase, snapshot: SnapshotAssertion, item: pytes
     else:
         result = evaluate(run, case.check)
     record["detail"] = result.detail
-    deviation = state.matrix.deviation(target.name, cell.id)
-    if deviation is None:
-        if not result.passed:
-            pytest.fail(f"{cell.id} [{case.check}]: {result.detail}", pytrace=False)
-        return
-    record["reason"], record["link"] = deviation.reason, deviation.link
-    if result.passed:
-        if case.check == "outcome":
-            record["verdict"] = "xpass"
-            pytest.fail(
-                f"{cell.id}: the declared deviation ({deviation.outcome}) no longer happens; "
-                "remove it from matrix.yaml",
-                pytrace=False,
-            )
-        return
-    if run.observation.outcome != deviation.outcome:
-        pytest.fail(
-            f"{cell.id} [{case.check}]: declared deviation {deviation.outcome}, observed "
-            f"{run.observation.outcome}: {result.detail}",
-            pytrace=False,
-        )
-    pytest.xfail(f"known deviation: {deviation.reason} ({deviation.link})")
+    judgement = judge(
+        state.deviations.get(case.target),
+        cell.id,
+        case.check,
+        passed=result.passed,
+        outcome=run.observation.outcome,
+        detail=result.detail,
+    )
+    if judgement.deviation is not None:
+        record["reason"], record["link"] = judgement.deviation.reason, judgement.deviation.link
+        record["notes"] = judgement.deviation.notes
+    if judgement.verdict == "xfail":
+        pytest.xfail(judgement.message)
+    if judgement.verdict != "pass":
+        record["verdict"] = judgement.verdict if judgement.verdict == "xpass" else None
+        pytest.fail(judgement.message, pytrace=False)
+
+
+def _shown(path: Path, base: Path) -> str:
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
 
 
 def _declared(state: _State, spec: str, cell: str) -> Declared | None:
@@ -436,6 +463,11 @@ def _cassette(state: _State, target: str, run: CellRun, record: dict[str, Any]) 
     if result.live is not None:
         record["live"] = {"accepted": result.live.accepted, "date": result.live.date.isoformat()}
     return CheckResult(result.passed, result.detail)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _STATE in config.stash:
+        selection.deselect(config, items)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -470,7 +502,7 @@ class _Recorder:
         if not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
         record = dict(cast("dict[str, Any]", found))
-        if "verdict" in record:
+        if record.get("verdict"):
             pass
         elif hasattr(report, "wasxfail"):
             record["verdict"] = "xfail"
@@ -523,6 +555,11 @@ class _Recorder:
             {t.name: t.version for t in state.targets.values()},
             as_of=state.matrix.as_of.isoformat(),
             lifecycle=lifecycle_meta(state.matrix),
+            deviations={
+                state.targets[spec].name: {"path": found.path, "digest": found.digest}
+                for spec, found in state.deviations.items()
+                if found is not None
+            },
         )
 
 

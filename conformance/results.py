@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CellStatus",
+    "DeviationsRef",
     "EndLine",
     "Expect",
     "Known",
@@ -117,6 +118,13 @@ class RunInfo(_Model):
     command: list[str]
 
 
+class DeviationsRef(_Model):
+    """A target's deviations file, as a run used it."""
+
+    path: _Name
+    digest: _Name
+
+
 class MetaLine(_Model):
     kind: Literal["meta"]
     suite_version: _Name
@@ -135,6 +143,8 @@ class MetaLine(_Model):
     `merge_results` wrote: `merged_from` names its runs)."""
     merged_from: list[str] = Field(default_factory=list[str])
     """The run ids of the shards a merged file joins."""
+    deviations: dict[_Name, DeviationsRef] = Field(default_factory=dict)
+    """Per target, the deviations file the run judged it with (absent in older files)."""
 
 
 class Live(_Model):
@@ -169,6 +179,8 @@ class ResultLine(_Model):
     loading fills it in from the check's name."""
     url: UrlHandling | None = None
     """For url cells: what the target did with the URL; absent elsewhere."""
+    notes: str | None = None
+    """Our own notes on a known deviation (absent in older files)."""
     live: Live | None = None
     """Optional: what a live API said to this cell's request; absent when none was recorded."""
 
@@ -184,8 +196,8 @@ class ResultLine(_Model):
         cell = f"{self.row}/{self.content_type}/{self.source}/{self.style}"
         if self.cell != cell:
             raise ValueError(f"cell {self.cell!r} is not row/content_type/source/style {cell}")
-        if self.verdict == "xfail" and not (self.reason and self.link):
-            raise ValueError("an xfail needs a reason and a link")
+        if self.verdict == "xfail" and not self.reason:
+            raise ValueError("an xfail needs a reason")
         if self.verdict == "skip" and not self.detail:
             raise ValueError("a skip needs a detail saying why")
         return self
@@ -441,6 +453,7 @@ def check_shards(results: Results) -> None:
     first = results.files[0]
     problems: list[str] = []
     versions: dict[str, tuple[str, str]] = {}
+    deviations: dict[str, tuple[str, str]] = {}
     seen: dict[tuple[str, str, str], str] = {}
     for file in results.files:
         for name in ("suite_version", "matrix_digest", "python"):
@@ -455,6 +468,13 @@ def check_shards(results: Results) -> None:
                 problems.append(
                     f"{file.path}:1: target {target!r} is version {version!r} here"
                     f" but {known!r} in {where}"
+                )
+        for target, ref in file.meta.deviations.items():
+            known_ref, where = deviations.setdefault(target, (ref.digest, file.path))
+            if known_ref != ref.digest:
+                problems.append(
+                    f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
+                    f" here but {known_ref} in {where}"
                 )
         for index, line in enumerate([*file.results, *file.properties]):
             key = (line.target, line.cell, line.check)
@@ -486,6 +506,11 @@ def merge_results(results: Results) -> str:
     first = results.files[0].meta
     meta = first.model_dump(mode="json", exclude={"as_of", "lifecycle", "run", "merged_from"}) | {
         "targets": targets_of(results),
+        "deviations": {
+            name: ref.model_dump(mode="json")
+            for file in results.files
+            for name, ref in file.meta.deviations.items()
+        },
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
     if first.as_of is not None:  # written as the plugin writes it: only where the matrix has it
@@ -507,9 +532,9 @@ def merge_results(results: Results) -> str:
     for file in results.files:
         for line in file.results:
             record = line.model_dump(mode="json")
-            for optional in ("live", "level", "url"):
-                if getattr(line, optional) is None:
-                    del record[optional]  # as the plugin writes it
+            for optional in ("live", "level", "url", "notes"):
+                if getattr(line, optional, None) is None:
+                    record.pop(optional, None)  # as the plugin writes it
             lines.append(record)
             count += 1
     for file in results.files:  # property lines follow every cell line

@@ -83,7 +83,7 @@ RESULT_FIELDS: Final = (
 )
 """The fields of a result line, in the order they are written (then `url` and `live`, where
 the record has them)."""
-OPTIONAL_FIELDS: Final = ("url", "live")
+OPTIONAL_FIELDS: Final = ("url", "notes", "live")
 
 
 class RunBusy(RuntimeError):

@@ -100,7 +100,7 @@ def test_an_xpass_is_an_improvement_not_a_regression(
     assert status == 0
     [line] = section(out, "Improvements")
     assert "⚠️ xfail → ❗ xpass" in line
-    assert "the known deviation no longer happens; remove its deviation from matrix.yaml" in line
+    assert "the known deviation no longer happens; remove it from the deviations file" in line
 
 
 def test_added_and_removed_cells_are_listed(

@@ -117,12 +117,11 @@ def errors_of(path: str | Path) -> list[LocatedError]:
         ("bad_row_id", 7, 3, "row id 'gpt-4o' must be '<api>/<family>'"),
         ("source_not_listed", 18, 9, "source 'url' is not listed in the top-level `sources`"),
         (
-            "deviation_unknown_cell",
-            35,
-            13,
-            "cell 'openai-chat/gpt-4o/image/inline/reslt', which is not in the matrix",
+            "deviations_in_matrix",
+            33,
+            1,
+            "unknown key 'deviations'",
         ),
-        ("bad_target", 34, 3, "bad target name 'Some Target'"),
         # a shared cell is reported once, where its anchor defines it
         ("alias_defect", 16, 35, "'nativ' is not a valid expectation"),
         ("merge_defect", 12, 60, "unknown citation 'c9'"),
@@ -239,13 +238,11 @@ def test_the_top_level_must_be_a_mapping(tmp_path: Path) -> None:
     )
 
 
-def test_duplicate_deviation_for_a_cell(tmp_path: Path) -> None:
+def test_deviations_in_the_matrix_are_sent_to_their_own_file(tmp_path: Path) -> None:
     path = tmp_path / "m.yaml"
-    second = DEVIATIONS.split("  pydantic-ai:\n")[1]
-    path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS + second)
+    path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS)
     [error] = errors_of(path)
-    assert (error.line, error.col) == (40, 13)  # the second "- cell:"
-    assert "already has a deviation for this target (item 0)" in error.message
+    assert "deviations live in their own file, deviations/<target>.yaml" in error.message
 
 
 # --- the real matrix.yaml -------------------------------------------------------------------
@@ -423,19 +420,6 @@ def test_a_matrix_built_in_code_needs_error_results(matrix: Matrix) -> None:
     del data["rows"][row_id]["error_result"]
     with pytest.raises(ValidationError, match="error_result"):
         Matrix.model_validate(data)
-
-
-def test_deviations(tmp_path: Path) -> None:
-    path = tmp_path / "m.yaml"
-    path.write_text((BAD / "valid.yaml").read_text() + DEVIATIONS)
-    matrix = load_matrix(path)
-    cell = "openai-chat/gpt-4o/image/inline/result"
-    deviation = matrix.deviation("pydantic-ai", cell)
-    assert deviation is not None
-    assert deviation.outcome == "dropped"
-    assert matrix.deviation("pydantic-ai", "openai-chat/gpt-4o/text/inline/result") is None
-    assert matrix.deviation("reference", cell) is None
-    assert matrix.deviations_for("pydantic-ai") == {cell: deviation}
 
 
 # --- vocabulary and schema ------------------------------------------------------------------

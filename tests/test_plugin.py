@@ -67,6 +67,7 @@ def test_reference_passes_and_writes_a_complete_results_file(project: pytest.Pyt
 
 
 def test_missing_snapshot_fails_and_says_how_to_create_it(project: pytest.Pytester) -> None:
+    (project.path / "snapshots/reference").mkdir(parents=True)  # its own: the packaged unused
     run = project.runpytest("-k", f"{IMAGE_CELL}:snapshot", "--conformance-results", "r.jsonl")
     run.assert_outcomes(failed=1)
     run.stdout.fnmatch_lines(
@@ -75,6 +76,18 @@ def test_missing_snapshot_fails_and_says_how_to_create_it(project: pytest.Pytest
     (line,) = results(project.path / "r.jsonl")[1:-1]
     assert line["verdict"] == "fail"
     assert "update_snapshots" in line["detail"]
+
+
+def test_the_reference_is_scored_on_its_packaged_snapshots(project: pytest.Pytester) -> None:
+    """A project with no snapshots of the reference checks it against those shipped with the
+    package, so running the reference from another repository does not score 0."""
+    run = project.runpytest("-k", f"{ONE_ROW} and :snapshot")
+    assert run.ret == pytest.ExitCode.OK
+    assert not (project.path / "snapshots").exists()
+    run = project.runpytest(
+        "-k", f"{IMAGE_CELL}:snapshot", "--conformance-target", "mutants:DropsMedia"
+    )
+    run.assert_outcomes(failed=1)  # other targets have no packaged snapshots
 
 
 def test_a_changed_payload_fails_its_snapshot(project: pytest.Pytester) -> None:
@@ -106,15 +119,15 @@ def test_a_mutant_target_gets_failing_verdicts(project: pytest.Pytester) -> None
 
 
 def test_declared_deviations_are_xfail_and_a_stale_one_fails(project: pytest.Pytester) -> None:
-    matrix = project.path / "matrix.yaml"
-    text = matrix.read_text(encoding="utf-8").split("\ndeviations:")[0]  # ours, then these
-    matrix.write_text(
-        text
-        + "\ndeviations:\n  mutant-drops-media:\n"
-        + f"    - cell: {IMAGE_CELL}\n      outcome: dropped\n"
-        + "      reason: drops tool images\n      link: https://example.com/issue/1\n"
-        + "    - cell: openai-chat/gpt-6/text/inline/result\n      outcome: dropped\n"
-        + "      reason: was fixed upstream\n      link: https://example.com/issue/2\n",
+    (project.path / "deviations").mkdir()
+    (project.path / "deviations" / "mutant-drops-media.yaml").write_text(
+        "target: mutant-drops-media\ndeviations:\n"
+        + f"  - cell: {IMAGE_CELL}\n    checks: [outcome]\n    outcome: dropped\n"
+        + "    level: reference\n"
+        + "    reason: drops tool images\n    link: https://example.com/issue/1\n"
+        + "  - cell: openai-chat/gpt-6/text/inline/result\n    checks: [outcome]\n"
+        + "    outcome: dropped\n    level: reference\n"
+        + "    reason: was fixed upstream\n    notes: docs/x.md#fixed\n",
         encoding="utf-8",
     )
     run = project.runpytest(
@@ -133,7 +146,10 @@ def test_declared_deviations_are_xfail_and_a_stale_one_fails(project: pytest.Pyt
     stale = lines[("openai-chat/gpt-6/text/inline/result", "outcome")]
     assert stale["verdict"] == "xpass"
     assert run.ret == pytest.ExitCode.TESTS_FAILED
-    run.stdout.fnmatch_lines(["*declared deviation (dropped) no longer happens*"])
+    run.stdout.fnmatch_lines(["*the declared deviation no longer happens (this check passes)*"])
+    assert stale["notes"] == "docs/x.md#fixed"
+    meta = results(project.path / "r.jsonl")[0]
+    assert meta["deviations"]["mutant-drops-media"]["path"] == "deviations/mutant-drops-media.yaml"
 
 
 def test_a_bad_matrix_stops_the_run_with_its_location(project: pytest.Pytester) -> None:

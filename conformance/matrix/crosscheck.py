@@ -1,5 +1,5 @@
-"""Checks that span parts of matrix.yaml: citations, sources, deviations, error cells and the
-lifecycle dates of rows against each other and against `as_of`."""
+"""Checks that span parts of matrix.yaml: citations, sources, error cells and the lifecycle
+dates of rows against each other and against `as_of`."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from conformance.matrix.problems import _did_you_mean, _Loc, _Problem  # pyright: ignore[reportPrivateUsage]
-from conformance.matrix.vocabulary import CONTENT_TYPES, SOURCES, STYLES
+from conformance.matrix.vocabulary import CONTENT_TYPES, SOURCES
 
 
 def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnusedFunction]
-    """Checks that span parts of the file: citations, sources and deviations.
+    """Checks that span parts of the file: citations and sources.
 
     Runs on plain or round-trip YAML data, also where its structure is broken, and checks
     what it can, so that these problems are reported together with structural ones.
@@ -25,7 +25,6 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
     declared = _declared_sources(top.get("sources"), problems)
     citations = _as_mapping(top.get("citations"))
     cite_ids = None if citations is None else sorted(k for k in citations if isinstance(k, str))
-    cell_ids: list[str] = []
 
     as_of = _as_date(top.get("as_of"))
     problems.extend(_check_reads(citations, as_of))
@@ -71,50 +70,12 @@ def _cross_check(data: object) -> list[_Problem]:  # pyright: ignore[reportUnuse
                 if content_type == "text" and source != "inline":
                     continue  # the model refuses it: text has one source
                 for style, cell in _items(styles):
-                    if style in STYLES:
-                        cell_ids.append(f"{row_id}/{content_type}/{source}/{style}")
                     problems.extend(
                         _check_refuse_or_download(cell, source, sources, (*ct_loc, source, style))
                     )
                     cite = _get(cell, "cite")
                     if isinstance(cite, str) and cite and cite_ids is not None:
                         problems.extend(_check_cite(cite, cite_ids, (*ct_loc, source, style)))
-
-    for row_id, _row in _items(top.get("rows")):
-        cell_ids.append(f"{row_id}/text/inline/error")
-    known_cells = set(cell_ids)
-    for target, deviations in _items(top.get("deviations")):
-        first_index: dict[str, int] = {}
-        for index, deviation in enumerate(_as_list(deviations) or ()):
-            cell_id = _get(deviation, "cell")
-            if not isinstance(cell_id, str) or not cell_id:
-                continue
-            cell_loc: _Loc = ("deviations", target, index, "cell")
-            if cell_id not in known_cells:
-                hint = _did_you_mean(cell_id, cell_ids) or (
-                    "; a cell id is <api>/<family>/<content type>/<source>/<style>, e.g."
-                    " 'openai-chat/gpt-4o/image/inline/result'"
-                )
-                problems.append(
-                    _Problem(
-                        cell_loc,
-                        "value",
-                        f"deviation for cell {cell_id!r}, which is not in the matrix{hint}",
-                        cell_loc,
-                    )
-                )
-            elif cell_id in first_index:
-                problems.append(
-                    _Problem(
-                        cell_loc,
-                        "value",
-                        f"cell {cell_id!r} already has a deviation for this target"
-                        f" (item {first_index[cell_id]}); give one per cell",
-                        cell_loc,
-                    )
-                )
-            else:
-                first_index[cell_id] = index
     return problems
 
 

@@ -24,7 +24,6 @@ from conformance.matrix.model import (
     Cell,
     Citation,
     Dated,
-    Deviation,
     ErrorCell,
     Matrix,
     Row,
@@ -343,9 +342,6 @@ _LEVELS: Final[dict[str, _Level]] = {
         tuple(Citation.model_fields),
         " — a citation needs url, says and read (the day it was read, YYYY-MM-DD)",
     ),
-    "deviation": _Level(
-        "key", tuple(Deviation.model_fields), " — a deviation needs cell, outcome, reason and link"
-    ),
 }
 
 _DATED_KEYS: Final = ("released", "deprecated", "shutdown")
@@ -364,7 +360,6 @@ def _level(prefix: _Loc) -> str | None:
     names: dict[object, tuple[str | None, ...]] = {
         "rows": (None, "row", "cells", "sources", "styles", "cell"),
         "citations": (None, "citation"),
-        "deviations": (None, None, "deviation"),
     }
     if prefix[0] == "rows" and len(prefix) == 3 and prefix[2] == "error_result":
         return "error_result"
@@ -407,6 +402,11 @@ def _from_pydantic(err: ErrorDetails) -> _Problem:
     if kind == "extra_forbidden":
         level = _LEVELS.get(_level(parent) or "")
         message = _unknown_key(level, name) if level else f"unknown key {name!r} is not allowed"
+        if loc == ("deviations",):
+            message += (
+                "; a target's deviations live in their own file, deviations/<target>.yaml"
+                " (see docs/deviations.md), so that the matrix stays the same for everyone"
+            )
         return _Problem(loc, "key", message, parent)
     if kind == "matrix_rule":
         return _Problem(loc, "value", _ctx_message(err), loc)

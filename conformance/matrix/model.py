@@ -35,7 +35,6 @@ from conformance.matrix.vocabulary import (
     ErrorExpectation,
     Expectation,
     Known,
-    Outcome,
     Source,
     Style,
     TextSource,
@@ -187,17 +186,6 @@ class Row(_Frozen):
     cells: RowCells
 
 
-class Deviation(_Frozen):
-    """A known way in which a target differs from the matrix for one cell."""
-
-    cell: _Text
-    """A cell id, `<api>/<family>/<content type>/<source>/<style>`."""
-    outcome: Outcome
-    reason: _Text
-    link: _Text
-    """An upstream issue or our own note."""
-
-
 @dataclass(frozen=True)
 class CellSpec:
     """One cell of the matrix, flattened, as the suite parametrizes over it.
@@ -240,8 +228,6 @@ class Matrix(_Frozen):
     """The sources every row declares, in the order cells are listed."""
     citations: dict[CitationId, Citation]
     rows: Annotated[dict[RowId, Row], Field(min_length=1)]
-    deviations: dict[TargetName, tuple[Deviation, ...]] = Field(default_factory=dict)
-    """Per target, its known deviations; optional."""
 
     _source_digest: str | None = PrivateAttr(default=None)
 
@@ -355,14 +341,3 @@ class Matrix(_Frozen):
             if spec.id == cell_id:
                 return spec
         raise KeyError(f"no cell {cell_id!r} in the matrix")
-
-    def deviation(self, target: str, cell_id: str) -> Deviation | None:
-        """The deviation a target declares for a cell, or None."""
-        for deviation in self.deviations.get(target, ()):
-            if deviation.cell == cell_id:
-                return deviation
-        return None
-
-    def deviations_for(self, target: str) -> dict[str, Deviation]:
-        """A target's declared deviations by cell id (empty if it declares none)."""
-        return {d.cell: d for d in self.deviations.get(target, ())}

@@ -33,10 +33,10 @@ def _did_you_mean(word: object, options: Sequence[str]) -> str:  # pyright: igno
 
 
 def _dotted(loc: _Loc) -> str:
-    """`rows.openai-chat/gpt-4o.cells`, with list items as `sources[0]`, `deviations.t[1]`."""
+    """`rows.openai-chat/gpt-4o.cells`, with list items as `sources[0]`."""
     out = ""
     for index, part in enumerate(loc):
-        in_list = (loc[0], index) in (("sources", 1), ("deviations", 2))
+        in_list = (loc[0], index) == ("sources", 1)
         if in_list and isinstance(part, int):
             out += f"[{part}]"
         else:

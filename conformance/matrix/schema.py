@@ -10,7 +10,6 @@ from conformance.matrix.vocabulary import (
     ID_PATTERN,
     ROW_ID_PATTERN,
     SOURCES,
-    TARGET_PATTERN,
     TEXT_SOURCES,
 )
 
@@ -35,7 +34,6 @@ def json_schema() -> dict[str, Any]:
 
     props["rows"] = keyed(props["rows"], ROW_ID_PATTERN)
     props["citations"] = keyed(props["citations"], ID_PATTERN)
-    props["deviations"] = keyed(props["deviations"], TARGET_PATTERN)
     for content_type in CONTENT_TYPES:
         prop: dict[str, Any] = defs["RowCells"]["properties"][content_type]
         styles = prop["additionalProperties"]

@@ -10,7 +10,10 @@ from conformance.history import History
 __all__ = ["Payload", "RowRef", "Target"]
 
 Payload = dict[str, Any]
-"""The exact JSON request body a target would send."""
+"""What a target would send, per api: the JSON request body, except for `bedrock-converse`,
+where it is the Converse parameters as boto3's `converse(**params)` takes them: `modelId` (it
+travels in the URL) with the body's keys, media as raw `bytes`. `conformance.toolkit.payload_of`
+makes it from a recorded request. Snapshots, the classifier and `sdk-schema` judge this."""
 
 
 @dataclass(frozen=True)
@@ -27,7 +30,8 @@ class RowRef:
 class Target(Protocol):
     """An implementation under test.
 
-    `render` returns the exact request body for the row, or raises before anything is sent.
+    `render` returns the payload for the row (`Payload`: the request body; Converse parameters
+    for Bedrock), or raises before anything is sent.
     `render_stored` does the same after a storage round trip in the target's own history
     format: translate, dump, load, render.
 

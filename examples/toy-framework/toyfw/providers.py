@@ -1,0 +1,61 @@
+"""Providers: turn a conversation into a request and send it with urllib."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from toyfw.messages import Item, Message, ToolOutput
+
+
+class _Adapter(Protocol):
+    path: str
+
+    def body(self, model: str, items: list[Item]) -> dict[str, Any]: ...
+
+
+@dataclass
+class Provider:
+    adapter: _Adapter
+    model: str
+    base_url: str
+    api_key: str = "not-a-key"
+
+    def complete(self, items: list[Item]) -> Any:
+        """Build the request (raising `Unsupported` before sending) and send it."""
+        body = json.dumps(self.adapter.body(self.model, items), ensure_ascii=False).encode()
+        request = urllib.request.Request(
+            self.base_url.rstrip("/") + self.adapter.path,
+            data=body,
+            headers={"content-type": "application/json", "authorization": f"Bearer {self.api_key}"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+
+def provider(name: str, model: str, base_url: str) -> Provider:
+    from toyfw import anthropic, openai_chat
+
+    adapters: dict[str, _Adapter] = {
+        "openai": openai_chat.Adapter(),
+        "anthropic": anthropic.Adapter(),
+    }
+    return Provider(adapters[name], model, base_url)
+
+
+def turns(items: list[Item]) -> list[Item | list[ToolOutput | Message]]:
+    """Items with each run of tool outputs, and the tool-produced user content that follows
+    them, grouped into one list: one turn's results."""
+    out: list[Item | list[ToolOutput | Message]] = []
+    for item in items:
+        from_tool = isinstance(item, ToolOutput) or (isinstance(item, Message) and item.tool)
+        if from_tool and out and isinstance(out[-1], list):
+            out[-1].append(item)  # type: ignore[arg-type]
+        elif from_tool:
+            out.append([item])  # type: ignore[list-item]
+        else:
+            out.append(item)
+    return out
