@@ -1,0 +1,189 @@
+"""One LangChain chat model per api, each from its provider's official integration package,
+pointed at a base URL with a fake key, as a user points it at a proxy.
+
+Hugging Face goes through langchain-huggingface's `ChatHuggingFace` over a
+`HuggingFaceEndpoint(endpoint_url=...)`: the integration LangChain documents for Hugging Face
+chat models, which sends OpenAI-style chat completions through `huggingface_hub`'s
+`InferenceClient`. (The OpenAI-compatible path, `ChatOpenAI` on the router, would test
+langchain-openai a second time, not the Hugging Face integration.)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.targets.base import RowRef
+
+__all__ = ["API_KEY", "MODELS", "ModelSpec"]
+
+API_KEY = "conformance-not-a-key"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """How one api is served: the integration package, its module, the SDK under it."""
+
+    distribution: str
+    module: str
+    sdk: str
+    build: Callable[[RowRef, str], Any]
+    source: str
+    """The constructor call as a LangChain user writes it (`{model}`, `{base}` filled in);
+    the reproducer scripts use it."""
+
+
+def _openai(row: RowRef, base: str, responses: bool = False) -> Any:
+    from langchain_openai import ChatOpenAI
+
+    extra: dict[str, Any] = {"use_responses_api": True} if responses else {}
+    return ChatOpenAI(
+        model=row.model, api_key=API_KEY, base_url=base + "/v1", max_retries=0, **extra
+    )  # pyright: ignore[reportCallIssue]
+
+
+def _anthropic(row: RowRef, base: str) -> Any:
+    from langchain_anthropic import ChatAnthropic
+
+    return ChatAnthropic(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)  # pyright: ignore[reportCallIssue]
+
+
+def _gemini(row: RowRef, base: str) -> Any:
+    from langchain_google_genai import ChatGoogleGenerativeAI
+
+    return ChatGoogleGenerativeAI(
+        model=row.model, google_api_key=API_KEY, base_url=base, max_retries=1
+    )  # pyright: ignore[reportCallIssue]
+
+
+def _bedrock(row: RowRef, base: str) -> Any:
+    from langchain_aws import ChatBedrockConverse
+
+    return ChatBedrockConverse(
+        model=row.model,
+        region_name="us-east-1",
+        endpoint_url=base,
+        aws_access_key_id="conformance",
+        aws_secret_access_key=API_KEY,
+    )  # pyright: ignore[reportCallIssue]
+
+
+def _mistral(row: RowRef, base: str) -> Any:
+    from langchain_mistralai import ChatMistralAI
+
+    return ChatMistralAI(model=row.model, api_key=API_KEY, endpoint=base + "/v1", max_retries=0)  # pyright: ignore[reportCallIssue]
+
+
+def _cohere(row: RowRef, base: str) -> Any:
+    from langchain_cohere import ChatCohere
+
+    return ChatCohere(model=row.model, cohere_api_key=API_KEY, base_url=base, max_retries=0)  # pyright: ignore[reportCallIssue]
+
+
+def _groq(row: RowRef, base: str) -> Any:
+    from langchain_groq import ChatGroq
+
+    return ChatGroq(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)  # pyright: ignore[reportCallIssue]
+
+
+def _xai(row: RowRef, base: str) -> Any:
+    from langchain_xai import ChatXAI
+
+    return ChatXAI(model=row.model, api_key=API_KEY, base_url=base + "/v1", max_retries=0)  # pyright: ignore[reportCallIssue]
+
+
+def _huggingface(row: RowRef, base: str) -> Any:
+    from langchain_huggingface import ChatHuggingFace, HuggingFaceEndpoint
+
+    llm = HuggingFaceEndpoint(endpoint_url=base, huggingfacehub_api_token=API_KEY)  # pyright: ignore[reportCallIssue]
+    return ChatHuggingFace(llm=llm, model_id=row.model)  # pyright: ignore[reportCallIssue]
+
+
+MODELS: dict[str, ModelSpec] = {
+    "openai-chat": ModelSpec(
+        "langchain-openai",
+        "langchain_openai",
+        "openai",
+        _openai,
+        'ChatOpenAI(model={model!r}, api_key="fake", base_url={base!r} + "/v1", max_retries=0)',
+    ),
+    "openai-responses": ModelSpec(
+        "langchain-openai",
+        "langchain_openai",
+        "openai",
+        lambda row, base: _openai(row, base, responses=True),
+        'ChatOpenAI(model={model!r}, api_key="fake", base_url={base!r} + "/v1", '
+        "max_retries=0, use_responses_api=True)",
+    ),
+    "anthropic": ModelSpec(
+        "langchain-anthropic",
+        "langchain_anthropic",
+        "anthropic",
+        _anthropic,
+        'ChatAnthropic(model={model!r}, api_key="fake", base_url={base!r}, max_retries=0)',
+    ),
+    "gemini": ModelSpec(
+        "langchain-google-genai",
+        "langchain_google_genai",
+        "google-genai",
+        _gemini,
+        'ChatGoogleGenerativeAI(model={model!r}, google_api_key="fake", base_url={base!r}, '
+        "max_retries=1)",
+    ),
+    "bedrock-converse": ModelSpec(
+        "langchain-aws",
+        "langchain_aws",
+        "boto3",
+        _bedrock,
+        'ChatBedrockConverse(model={model!r}, region_name="us-east-1", endpoint_url={base!r}, '
+        'aws_access_key_id="fake", aws_secret_access_key="fake")',
+    ),
+    "mistral": ModelSpec(
+        "langchain-mistralai",
+        "langchain_mistralai",
+        "httpx",
+        _mistral,
+        'ChatMistralAI(model={model!r}, api_key="fake", endpoint={base!r} + "/v1", '
+        "max_retries=0)",
+    ),
+    "cohere": ModelSpec(
+        "langchain-cohere",
+        "langchain_cohere",
+        "cohere",
+        _cohere,
+        'ChatCohere(model={model!r}, cohere_api_key="fake", base_url={base!r}, max_retries=0)',
+    ),
+    "groq": ModelSpec(
+        "langchain-groq",
+        "langchain_groq",
+        "groq",
+        _groq,
+        'ChatGroq(model={model!r}, api_key="fake", base_url={base!r}, max_retries=0)',
+    ),
+    "xai": ModelSpec(
+        "langchain-xai",
+        "langchain_xai",
+        "openai",
+        _xai,
+        'ChatXAI(model={model!r}, api_key="fake", base_url={base!r} + "/v1", max_retries=0)',
+    ),
+    "huggingface": ModelSpec(
+        "langchain-huggingface",
+        "langchain_huggingface",
+        "huggingface-hub",
+        _huggingface,
+        "ChatHuggingFace(llm=HuggingFaceEndpoint(endpoint_url={base!r}, "
+        'huggingfacehub_api_token="fake"), model_id={model!r})',
+    ),
+}
+
+
+def import_error(spec: ModelSpec) -> str | None:
+    """None if the integration package imports, else why not."""
+    try:
+        importlib.import_module(spec.module)
+    except ImportError as error:
+        return str(error)
+    return None
