@@ -96,7 +96,7 @@ def _sdk_versions() -> dict[str, str]:
 def _refusal_types() -> tuple[type[BaseException], ...]:
     """What the integration packages raise, before sending, for content a provider cannot
     carry (docs/langchain.md#refusals reads each one in the packages' source)."""
-    return (ValueError, NotImplementedError)
+    return (ValueError,)
 
 
 class LangChainTarget:

@@ -11,6 +11,7 @@ langchain-openai a second time, not the Hugging Face integration.)
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +32,14 @@ class ModelSpec:
     sdk: str
     build: Callable[[RowRef, str], Any]
     source: str
-    """The constructor call as a LangChain user writes it (`{model}`, `{base}` filled in);
-    the reproducer scripts use it."""
+    """The constructor call as a LangChain user writes it, `{model}` to fill in and `BASE`
+    the variable holding the base URL: the reproducer scripts use it."""
+
+    @property
+    def imports(self) -> str:
+        """The import line the constructor call needs."""
+        names = [n for n in _CLASSES if re.search(rf"\b{n}\(", self.source)]
+        return f"from {self.module} import {', '.join(names)}"
 
 
 def _openai(row: RowRef, base: str, responses: bool = False) -> Any:
@@ -101,20 +108,33 @@ def _huggingface(row: RowRef, base: str) -> Any:
     return ChatHuggingFace(llm=llm, model_id=row.model)  # pyright: ignore[reportCallIssue]
 
 
+_CLASSES = (
+    "ChatOpenAI",
+    "ChatAnthropic",
+    "ChatGoogleGenerativeAI",
+    "ChatBedrockConverse",
+    "ChatMistralAI",
+    "ChatCohere",
+    "ChatGroq",
+    "ChatXAI",
+    "ChatHuggingFace",
+    "HuggingFaceEndpoint",
+)
+
 MODELS: dict[str, ModelSpec] = {
     "openai-chat": ModelSpec(
         "langchain-openai",
         "langchain_openai",
         "openai",
         _openai,
-        'ChatOpenAI(model={model!r}, api_key="fake", base_url={base!r} + "/v1", max_retries=0)',
+        'ChatOpenAI(model={model!r}, api_key="fake", base_url=BASE + "/v1", max_retries=0)',
     ),
     "openai-responses": ModelSpec(
         "langchain-openai",
         "langchain_openai",
         "openai",
         lambda row, base: _openai(row, base, responses=True),
-        'ChatOpenAI(model={model!r}, api_key="fake", base_url={base!r} + "/v1", '
+        'ChatOpenAI(model={model!r}, api_key="fake", base_url=BASE + "/v1", '
         "max_retries=0, use_responses_api=True)",
     ),
     "anthropic": ModelSpec(
@@ -122,14 +142,14 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_anthropic",
         "anthropic",
         _anthropic,
-        'ChatAnthropic(model={model!r}, api_key="fake", base_url={base!r}, max_retries=0)',
+        'ChatAnthropic(model={model!r}, api_key="fake", base_url=BASE, max_retries=0)',
     ),
     "gemini": ModelSpec(
         "langchain-google-genai",
         "langchain_google_genai",
         "google-genai",
         _gemini,
-        'ChatGoogleGenerativeAI(model={model!r}, google_api_key="fake", base_url={base!r}, '
+        'ChatGoogleGenerativeAI(model={model!r}, google_api_key="fake", base_url=BASE, '
         "max_retries=1)",
     ),
     "bedrock-converse": ModelSpec(
@@ -137,7 +157,7 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_aws",
         "boto3",
         _bedrock,
-        'ChatBedrockConverse(model={model!r}, region_name="us-east-1", endpoint_url={base!r}, '
+        'ChatBedrockConverse(model={model!r}, region_name="us-east-1", endpoint_url=BASE, '
         'aws_access_key_id="fake", aws_secret_access_key="fake")',
     ),
     "mistral": ModelSpec(
@@ -145,7 +165,7 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_mistralai",
         "httpx",
         _mistral,
-        'ChatMistralAI(model={model!r}, api_key="fake", endpoint={base!r} + "/v1", '
+        'ChatMistralAI(model={model!r}, api_key="fake", endpoint=BASE + "/v1", '
         "max_retries=0)",
     ),
     "cohere": ModelSpec(
@@ -153,28 +173,28 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_cohere",
         "cohere",
         _cohere,
-        'ChatCohere(model={model!r}, cohere_api_key="fake", base_url={base!r}, max_retries=0)',
+        'ChatCohere(model={model!r}, cohere_api_key="fake", base_url=BASE, max_retries=0)',
     ),
     "groq": ModelSpec(
         "langchain-groq",
         "langchain_groq",
         "groq",
         _groq,
-        'ChatGroq(model={model!r}, api_key="fake", base_url={base!r}, max_retries=0)',
+        'ChatGroq(model={model!r}, api_key="fake", base_url=BASE, max_retries=0)',
     ),
     "xai": ModelSpec(
         "langchain-xai",
         "langchain_xai",
         "openai",
         _xai,
-        'ChatXAI(model={model!r}, api_key="fake", base_url={base!r} + "/v1", max_retries=0)',
+        'ChatXAI(model={model!r}, api_key="fake", base_url=BASE + "/v1", max_retries=0)',
     ),
     "huggingface": ModelSpec(
         "langchain-huggingface",
         "langchain_huggingface",
         "huggingface-hub",
         _huggingface,
-        "ChatHuggingFace(llm=HuggingFaceEndpoint(endpoint_url={base!r}, "
+        "ChatHuggingFace(llm=HuggingFaceEndpoint(endpoint_url=BASE, "
         'huggingfacehub_api_token="fake"), model_id={model!r})',
     ),
 }
