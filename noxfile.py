@@ -104,7 +104,35 @@ def conformance(session: nox.Session) -> None:
 
 # Per target: its dependency group and the releases run, latest first. The
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
-TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
+TARGETS = {
+    "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
+    "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
+}
+
+# A target made of several distributions installs a pin set per version instead of
+# `<group>==<version>`. LangChain: langchain-core and its integration packages, with the
+# provider SDKs under them, as a resolver gave them on the day after each core release (uv
+# `--exclude-newer`): 1.8.3 is the latest (2026-11); 1.5.6 was released 2026-08-17
+# (langchain-ai/langchain#39704), 1.2.6 at the turn of 2026 (1.2.5 was released 2026-01-02,
+# langchain-ai/langchain#34456). So each set is what a user who installed then got.
+_LANGCHAIN_PINS = {
+    "1.8.3": "langchain-core==1.8.3 langchain-openai==1.7.4 langchain-anthropic==1.7.10 "
+    "langchain-google-genai==4.4.3 langchain-aws==1.9.1 langchain-mistralai==1.1.6 "
+    "langchain-cohere==0.6.0 langchain-groq==1.1.3 langchain-xai==1.3.0 "
+    "langchain-huggingface==1.2.3 openai==3.57.0 anthropic==2.15.0 google-genai==3.6.1 "
+    "boto3==1.44.8 botocore==1.44.8 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.33.0",
+    "1.5.6": "langchain-core==1.5.6 langchain-openai==1.5.2 langchain-anthropic==1.5.6 "
+    "langchain-google-genai==4.3.4 langchain-aws==1.7.2 langchain-mistralai==1.1.6 "
+    "langchain-cohere==0.6.0 langchain-groq==1.1.3 langchain-xai==1.3.0 "
+    "langchain-huggingface==1.2.2 openai==3.3.0 anthropic==0.122.0 google-genai==2.18.1 "
+    "boto3==1.43.74 botocore==1.43.74 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.28.0",
+    "1.2.6": "langchain-core==1.2.6 langchain-openai==1.1.6 langchain-anthropic==1.3.0 "
+    "langchain-google-genai==4.1.2 langchain-aws==1.2.0 langchain-mistralai==1.1.1 "
+    "langchain-cohere==0.5.0 langchain-groq==1.1.1 langchain-xai==1.2.0 "
+    "langchain-huggingface==1.2.0 openai==2.14.0 anthropic==0.75.0 google-genai==1.56.0 "
+    "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
+}
+PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
 
 
 @nox.session(default=False)
@@ -121,10 +149,11 @@ def target(session: nox.Session, name: str) -> None:
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
-    (requirement,) = nox.project.dependency_groups(PYPROJECT, group)
-    unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
+    pins = PINS.get(name)
+    requirements = nox.project.dependency_groups(PYPROJECT, group)
+    unpinned = re.split(r"[<>=!~;]", requirements[0])[0]  # the distribution with its extras
     for index, version in enumerate(versions):
-        session.install(f"{unpinned}=={version}")
+        session.install(*(pins[version] if pins else [f"{unpinned}=={version}"]))
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0
         session.run(
@@ -157,11 +186,12 @@ def target(session: nox.Session, name: str) -> None:
                 env={**env, "HYPOTHESIS_PROFILE": "dev"},
             )
             module = name.replace("-", "_")
+            package = Path(f"conformance/targets/{module}")  # a module or a package
             session.run(
                 "pyright",
                 "--pythonpath",
                 session.virtualenv.bin + "/python",
-                f"conformance/targets/{module}.py",
+                str(package if package.is_dir() else package.with_suffix(".py")),
                 f"tests/test_{module}_target.py",
             )
 
