@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.targets.base import RowRef
+from conformance.toolkit import recorder
 
 __all__ = ["API_KEY", "MODELS", "ModelSpec"]
 
@@ -65,15 +66,28 @@ def _gemini(row: RowRef, base: str) -> Any:
     )  # pyright: ignore[reportCallIssue]
 
 
+_BOTO: dict[str, Any] = {}
+
+
 def _bedrock(row: RowRef, base: str) -> Any:
+    """`ChatBedrockConverse` with its boto3 clients made from one shared session (its
+    documented `client` / `bedrock_client` fields): building a fresh session per request, as
+    `endpoint_url=` alone does, loads the service models again, about a second each time."""
     from langchain_aws import ChatBedrockConverse
 
+    if not _BOTO:
+        boto3: Any = importlib.import_module("boto3")
+        _BOTO["session"] = boto3.session.Session(
+            aws_access_key_id="conformance",
+            aws_secret_access_key=API_KEY,
+            region_name="us-east-1",
+        )
+        # The control-plane client is only used for inference-profile ARNs; it points at the
+        # loopback recorder too, so that nothing it might send leaves the machine.
+        _BOTO["control"] = _BOTO["session"].client("bedrock", endpoint_url=recorder().origin)
+    client = _BOTO["session"].client("bedrock-runtime", endpoint_url=base)
     return ChatBedrockConverse(
-        model=row.model,
-        region_name="us-east-1",
-        endpoint_url=base,
-        aws_access_key_id="conformance",
-        aws_secret_access_key=API_KEY,
+        model=row.model, region_name="us-east-1", client=client, bedrock_client=_BOTO["control"]
     )  # pyright: ignore[reportCallIssue]
 
 
