@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -19,7 +19,7 @@ from conformance.targets.base import RowRef
 
 pytest.importorskip(
     "langchain_core",
-    reason='LangChain is not installed: pip install langchain-core langchain-openai ... '
+    reason="LangChain is not installed: pip install langchain-core langchain-openai ... "
     '(the `langchain` dependency group), or nox -s "target(langchain)"',
 )
 
@@ -77,6 +77,7 @@ def test_result_style_media_is_a_standard_block_in_a_tool_message() -> None:
 def test_documents_are_file_blocks_with_a_filename_and_urls_stay_urls() -> None:
     (block,) = to_messages(scenario("document", "url", "result"))[2].content
     assert isinstance(block, dict)
+    block = cast("dict[str, Any]", block)
     assert sorted(block) == ["filename", "mime_type", "type", "url"]
     assert (block["type"], block["mime_type"], block["filename"]) == (
         "file",
@@ -164,9 +165,7 @@ def test_a_refusal_is_a_value_error_before_sending() -> None:
 def test_stored_rendering_is_byte_identical() -> None:
     target = LangChainTarget()
     row, history = ROWS["gemini/gemini-3"], scenario("document", "inline", "prompt")
-    assert json.dumps(target.render_stored(row, history)) == json.dumps(
-        target.render(row, history)
-    )
+    assert json.dumps(target.render_stored(row, history)) == json.dumps(target.render(row, history))
 
 
 def _repro(row: str, content_type: str, source: str, style: str) -> tuple[str, str]:

@@ -87,7 +87,10 @@ def _tool(name: str) -> Any:
 
 
 def _sdk_versions() -> dict[str, str]:
-    names = [DISTRIBUTION, *dict.fromkeys(d for s in MODELS.values() for d in (s.distribution, s.sdk))]
+    names = [
+        DISTRIBUTION,
+        *dict.fromkeys(d for s in MODELS.values() for d in (s.distribution, s.sdk)),
+    ]
     found = {name: _version(name) for name in names}
     return {name: version for name, version in found.items() if version is not None}
 

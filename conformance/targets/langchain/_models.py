@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import SecretStr
+
 from conformance.targets.base import RowRef
 from conformance.toolkit import recorder
 
@@ -48,14 +50,15 @@ def _openai(row: RowRef, base: str, responses: bool = False) -> Any:
 
     extra: dict[str, Any] = {"use_responses_api": True} if responses else {}
     return ChatOpenAI(
-        model=row.model, api_key=API_KEY, base_url=base + "/v1", max_retries=0, **extra
-    )  # pyright: ignore[reportCallIssue]
+        model=row.model, api_key=SecretStr(API_KEY), base_url=base + "/v1", max_retries=0, **extra
+    )
 
 
 def _anthropic(row: RowRef, base: str) -> Any:
     from langchain_anthropic import ChatAnthropic
 
-    return ChatAnthropic(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)  # pyright: ignore[reportCallIssue]
+    chat: Any = ChatAnthropic  # its pydantic aliases (model_name, ...) confuse the type checker
+    return chat(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)
 
 
 def _gemini(row: RowRef, base: str) -> Any:
@@ -63,7 +66,7 @@ def _gemini(row: RowRef, base: str) -> Any:
 
     return ChatGoogleGenerativeAI(
         model=row.model, google_api_key=API_KEY, base_url=base, max_retries=1
-    )  # pyright: ignore[reportCallIssue]
+    )
 
 
 _BOTO: dict[str, Any] = {}
@@ -88,38 +91,46 @@ def _bedrock(row: RowRef, base: str) -> Any:
     client = _BOTO["session"].client("bedrock-runtime", endpoint_url=base)
     return ChatBedrockConverse(
         model=row.model, region_name="us-east-1", client=client, bedrock_client=_BOTO["control"]
-    )  # pyright: ignore[reportCallIssue]
+    )
 
 
 def _mistral(row: RowRef, base: str) -> Any:
     from langchain_mistralai import ChatMistralAI
 
-    return ChatMistralAI(model=row.model, api_key=API_KEY, endpoint=base + "/v1", max_retries=0)  # pyright: ignore[reportCallIssue]
+    chat: Any = ChatMistralAI  # its fields are declared by alias (base_url, api_key)
+    return chat(model=row.model, api_key=API_KEY, endpoint=base + "/v1", max_retries=0)
 
 
 def _cohere(row: RowRef, base: str) -> Any:
     from langchain_cohere import ChatCohere
 
-    return ChatCohere(model=row.model, cohere_api_key=API_KEY, base_url=base, max_retries=0)  # pyright: ignore[reportCallIssue]
+    chat: Any = ChatCohere  # `max_retries` comes from a base class pyright does not see
+    return chat(model=row.model, cohere_api_key=API_KEY, base_url=base, max_retries=0)
 
 
 def _groq(row: RowRef, base: str) -> Any:
     from langchain_groq import ChatGroq
 
-    return ChatGroq(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)  # pyright: ignore[reportCallIssue]
+    return ChatGroq(model=row.model, api_key=SecretStr(API_KEY), base_url=base, max_retries=0)
 
 
 def _xai(row: RowRef, base: str) -> Any:
     from langchain_xai import ChatXAI
 
-    return ChatXAI(model=row.model, api_key=API_KEY, base_url=base + "/v1", max_retries=0)  # pyright: ignore[reportCallIssue]
+    return ChatXAI(
+        model=row.model, api_key=SecretStr(API_KEY), base_url=base + "/v1", max_retries=0
+    )
 
 
 def _huggingface(row: RowRef, base: str) -> Any:
     from langchain_huggingface import ChatHuggingFace, HuggingFaceEndpoint
 
-    llm = HuggingFaceEndpoint(endpoint_url=base, huggingfacehub_api_token=API_KEY)  # pyright: ignore[reportCallIssue]
-    return ChatHuggingFace(llm=llm, model_id=row.model)  # pyright: ignore[reportCallIssue]
+    # Both fill `model` in a validator, which the type checker takes for a required field.
+    endpoint: Any = HuggingFaceEndpoint
+    chat: Any = ChatHuggingFace
+    return chat(
+        llm=endpoint(endpoint_url=base, huggingfacehub_api_token=API_KEY), model_id=row.model
+    )
 
 
 _CLASSES = (
@@ -179,8 +190,7 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_mistralai",
         "httpx",
         _mistral,
-        'ChatMistralAI(model={model!r}, api_key="fake", endpoint=BASE + "/v1", '
-        "max_retries=0)",
+        'ChatMistralAI(model={model!r}, api_key="fake", endpoint=BASE + "/v1", max_retries=0)',
     ),
     "cohere": ModelSpec(
         "langchain-cohere",

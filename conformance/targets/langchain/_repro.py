@@ -49,7 +49,7 @@ def _literal(value: Any) -> str:
 
 
 def _message_lines(history: History) -> list[str]:
-    from conformance.history import Message, ToolCall, ToolResult
+    from conformance.history import ToolCall, ToolResult
 
     lines: list[str] = []
     calls: list[dict[str, Any]] = []
@@ -62,7 +62,12 @@ def _message_lines(history: History) -> list[str]:
     for item in history:
         if isinstance(item, ToolCall):
             calls.append(
-                {"type": "tool_call", "name": item.name, "args": item.arguments, "id": item.tool_call_id}
+                {
+                    "type": "tool_call",
+                    "name": item.name,
+                    "args": item.arguments,
+                    "id": item.tool_call_id,
+                }
             )
             continue
         flush()
@@ -72,9 +77,11 @@ def _message_lines(history: History) -> list[str]:
                 f"tool_call_id={item.tool_call_id!r}, name={item.name!r}, "
                 f"status={item.status!r}),"
             )
-        elif isinstance(item, Message):
+        else:
             kind = {"system": "SystemMessage", "user": "HumanMessage", "assistant": "AIMessage"}
-            content = item.content if isinstance(item.content, str) else _content(list(item.content))
+            content = (
+                item.content if isinstance(item.content, str) else _content(list(item.content))
+            )
             lines.append(f"{kind[item.role]}(content={_literal(content)}),")
     flush()
     return lines
