@@ -118,7 +118,7 @@ def _xai(row: RowRef, base: str) -> Any:
     from langchain_xai import ChatXAI
 
     return ChatXAI(
-        model=row.model, api_key=SecretStr(API_KEY), base_url=base + "/v1", max_retries=0
+        model=row.model, api_key=SecretStr(API_KEY), xai_api_base=base + "/v1", max_retries=0
     )
 
 
@@ -211,7 +211,7 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_xai",
         "openai",
         _xai,
-        'ChatXAI(model={model!r}, api_key="fake", base_url=BASE + "/v1", max_retries=0)',
+        'ChatXAI(model={model!r}, api_key="fake", xai_api_base=BASE + "/v1", max_retries=0)',
     ),
     "huggingface": ModelSpec(
         "langchain-huggingface",
