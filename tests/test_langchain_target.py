@@ -198,3 +198,35 @@ def test_repro_serves_url_media_itself_and_reports_a_refusal() -> None:
     assert body["contents"][2]["parts"][0]["inlineData"]["mime_type"] == "image/png"
     _, out = _repro("openai-chat/gpt-4o", "video", "inline", "result")
     assert out.startswith("nothing sent; raised ValueError: Block of type video")
+
+
+def _image_at(url: str) -> History:
+    return [
+        Message(role="user", content="Describe it."),
+        ToolCall(tool_call_id=CALL_ID, name="get_image"),
+        ToolResult(
+            tool_call_id=CALL_ID,
+            name="get_image",
+            content=[Image(media_type="image/png", url=url, identifier="chart.png")],
+        ),
+    ]
+
+
+def test_a_url_off_the_loopback_is_never_resolved() -> None:
+    """langchain-google-genai downloads URL media: off 127.0.0.1 the lookup is refused, and
+    the cell ends in the integration's own error (a crash, never a pass)."""
+    history = _image_at("https://example.com/conformance/chart.png")
+    with pytest.raises(Exception, match="resolves loopback hosts only"):
+        LangChainTarget().render(ROWS["gemini/gemini-2.5"], history)
+
+
+def test_url_media_on_the_fixture_host_is_downloaded_and_observed() -> None:
+    from conformance.toolkit import fixture_host
+
+    host = fixture_host()
+    with host.watch() as fetches:
+        payload = LangChainTarget().render(
+            ROWS["gemini/gemini-2.5"], _image_at(host.url("chart.png"))
+        )
+    assert [(f.path, f.status) for f in fetches] == [("/conformance/chart.png", 200)]
+    assert payload["contents"][2]["parts"][0]["inlineData"]["mime_type"] == "image/png"

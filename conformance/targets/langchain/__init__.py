@@ -26,7 +26,10 @@ The module imports without LangChain; the target then reports itself `unavailabl
 from __future__ import annotations
 
 import importlib
+import socket
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import metadata
 from typing import Any
 
@@ -146,6 +149,32 @@ class LangChainTarget:
         def send(base: str) -> None:
             spec.build(row, base).bind_tools(tools).invoke(messages)
 
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _loopback_only():
             warnings.simplefilter("ignore")  # the suite runs with warnings as errors
             return body_or_raise(row.api, send)
+
+
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+@contextmanager
+def _loopback_only() -> Iterator[None]:
+    """Name resolution for loopback hosts only while a cell renders: an integration that
+    downloads URL media (langchain-google-genai does, with `requests`) may fetch from the
+    suite's fixture host on 127.0.0.1, never from the network. A refused lookup surfaces as
+    the integration's own connection error: a crash of the cell, never a pass."""
+    original = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name not in _LOOPBACK:
+            raise socket.gaierror(
+                socket.EAI_NONAME, f"the conformance suite resolves loopback hosts only: {name}"
+            )
+        return original(host, *args, **kwargs)
+
+    socket.getaddrinfo = getaddrinfo
+    try:
+        yield
+    finally:
+        socket.getaddrinfo = original
