@@ -133,6 +133,7 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
+SLOW_PROPERTIES = {"langchain": "slow-target"}
 
 
 @nox.session(default=False)
@@ -183,7 +184,9 @@ def target(session: nox.Session, name: str) -> None:
                 "-k",
                 name,
                 "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
-                env={**env, "HYPOTHESIS_PROFILE": "dev"},
+                # LangChain renders through real clients, a few hundred ms a request: fewer
+                # examples and no deadline (tests/conftest.py, `slow-target`).
+                env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
             )
             module = name.replace("-", "_")
             package = Path(f"conformance/targets/{module}")  # a module or a package
