@@ -435,6 +435,9 @@ class _Recorder:
             "matrix": str(state.matrix_path),
             "matrix_digest": matrix.digest,
             "targets": {t.name: t.version for t in state.targets.values()},
+            "sdk_versions": {  # what each target drives, from its optional `sdk_versions`
+                t.name: dict(getattr(t, "sdk_versions", None) or {}) for t in state.targets.values()
+            },
             "python": platform.python_version(),
             "date": datetime.now(UTC).isoformat(timespec="seconds"),
         }

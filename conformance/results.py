@@ -102,6 +102,8 @@ class MetaLine(_Model):
     matrix_digest: _Name
     targets: dict[_Name, _Name]
     """Target name -> version, for every target the run covered."""
+    sdk_versions: dict[_Name, dict[_Name, _Name]] = {}
+    """Target name -> distribution -> version of the SDKs it drives (its `sdk_versions`)."""
     python: _Name
     date: AwareDatetime
 
@@ -315,10 +317,13 @@ def merge_results(results: Results) -> str:
     result in shard order, and one end line."""
     check_shards(results)
     first = results.files[0].meta
-    meta = first.model_dump(mode="json") | {
+    meta = first.model_dump(mode="json", exclude={"sdk_versions"}) | {
         "targets": targets_of(results),
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
+    sdks = {name: v for file in results.files for name, v in file.meta.sdk_versions.items()}
+    if sdks:
+        meta["sdk_versions"] = sdks
     lines: list[dict[str, Any]] = [meta]
     count = 0
     for file in results.files:

@@ -230,3 +230,21 @@ def test_url_media_on_the_fixture_host_is_downloaded_and_observed() -> None:
         )
     assert [(f.path, f.status) for f in fetches] == [("/conformance/chart.png", 200)]
     assert payload["contents"][2]["parts"][0]["inlineData"]["mime_type"] == "image/png"
+
+
+def test_the_results_record_langchain_and_its_sdk_versions(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
+    pytester.makepyfile(
+        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
+    )
+    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    run = pytester.runpytest(
+        "-k", "langchain:anthropic/claude-sonnet-4/image/inline/result:outcome",
+        "--conformance-target", "langchain", "--conformance-results", "r.jsonl",
+    )  # fmt: skip
+    run.assert_outcomes(passed=1)
+    lines = [json.loads(x) for x in (pytester.path / "r.jsonl").read_text("utf-8").splitlines()]
+    target = LangChainTarget()
+    assert lines[0]["targets"] == {"langchain": target.version}
+    assert lines[0]["sdk_versions"] == {"langchain": target.sdk_versions}
+    assert lines[1]["outcome"] == "native"
