@@ -28,7 +28,7 @@ from __future__ import annotations
 import importlib
 import socket
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from importlib import metadata
 from typing import Any
@@ -158,7 +158,7 @@ _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
 @contextmanager
-def _loopback_only() -> Iterator[None]:
+def _loopback_only() -> Generator[None]:
     """Name resolution for loopback hosts only while a cell renders: an integration that
     downloads URL media (langchain-google-genai does, with `requests`) may fetch from the
     suite's fixture host on 127.0.0.1, never from the network. A refused lookup surfaces as

@@ -117,9 +117,8 @@ def _groq(row: RowRef, base: str) -> Any:
 def _xai(row: RowRef, base: str) -> Any:
     from langchain_xai import ChatXAI
 
-    return ChatXAI(
-        model=row.model, api_key=SecretStr(API_KEY), xai_api_base=base + "/v1", max_retries=0
-    )
+    chat: Any = ChatXAI  # `xai_api_base` is declared by alias (base_url) since 1.3, not in 1.2
+    return chat(model=row.model, api_key=API_KEY, xai_api_base=base + "/v1", max_retries=0)
 
 
 def _huggingface(row: RowRef, base: str) -> Any:
