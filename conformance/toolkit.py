@@ -154,6 +154,10 @@ class Recorder:
                 self.send_response(400)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(_ERROR_REPLY)))
+                # One request per client: closing lets it release its socket at once, so no
+                # `ResourceWarning` for a pooled connection surfaces in a later test.
+                self.send_header("connection", "close")
+                self.close_connection = True
                 self.end_headers()
                 self.wfile.write(_ERROR_REPLY)
 

@@ -26,4 +26,12 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+# A framework target that renders through real clients (a few hundred ms a request): fewer
+# examples and no deadline (`nox -s "target(langchain)"`).
+settings.register_profile(
+    "slow-target",
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
