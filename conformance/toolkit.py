@@ -25,7 +25,7 @@ import json
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,10 +33,18 @@ from typing import Any
 from urllib.parse import unquote
 
 from conformance.errors import NoRequestSent
-from conformance.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.fixtures import (
+    FIXTURE_TYPES,
+    ORIGIN_STAND_IN,
+    fixture_bytes,
+    forget_origin,
+    register_origin,
+    stand_in_text,
+)
 from conformance.targets.base import Payload
 
 __all__ = [
+    "ORIGIN_STAND_IN",
     "Exchange",
     "Fetch",
     "FixtureHost",
@@ -46,6 +54,7 @@ __all__ = [
     "fixture_host",
     "payload_of",
     "recorder",
+    "scrub_message",
 ]
 
 
@@ -140,7 +149,7 @@ class Recorder:
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
 
     @contextmanager
-    def channel(self) -> Iterator[tuple[str, list[Exchange]]]:
+    def channel(self) -> Generator[tuple[str, list[Exchange]]]:
         """A fresh base URL; the list fills with what arrived there when the block ends."""
         token = f"c{next(self._tokens)}-{uuid.uuid4().hex[:8]}"
         taken: list[Exchange] = []
@@ -186,29 +195,53 @@ def body_or_raise(api: str, send: Callable[[str], object]) -> Payload:
     raise NoRequestSent(f"nothing was sent to {api} and nothing was raised")
 
 
-_SCRUB = (
+_URL = re.compile(r"""https?://[^\s'"<>]+""")
+_IN_URLS = (
+    (re.compile(r"^(https?://(?:127\.0\.0\.1|localhost|\[::1\])):\d+"), r"\1:<port>"),
+    (re.compile(r"/c\d+-[0-9a-f]{8}(?=/|$)"), "/<channel>"),  # a recorder channel's token
+)
+_OUTSIDE_URLS = (
     (re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+){2,}[\\/]?"), "<path>"),
-    (re.compile(r"https?://(?:127\.0\.0\.1|localhost|\[::1\]):\d+"), "http://127.0.0.1:<port>"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "<addr>"),
     (
         re.compile(r"(?<![\d.])v?\d+\.\d+\.\d+(?:[.-]?(?:a|b|rc|dev|post)\d*)?(?![\d.]*\d)"),
         "<version>",
     ),
-    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
 )
+_UUID = (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>")
+
+
+def _scrub(text: str, rules: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    for pattern, replacement in (*rules, _UUID):
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def scrub_message(message: str) -> str:
+    """A message without what differs between runs and machines: file paths (`<path>`),
+    versions (`<version>`; an IP address is not one), memory addresses (`<addr>`), uuids
+    (`<uuid>`); in URLs, a loopback port (`<port>`) and a recorder channel (`<channel>`),
+    the URL's path otherwise kept; the fixture host's origin as `ORIGIN_STAND_IN`."""
+    message = stand_in_text(message)
+    out: list[str] = []
+    position = 0
+    for found in _URL.finditer(message):
+        out.append(_scrub(message[position : found.start()], _OUTSIDE_URLS))
+        out.append(_scrub(found.group(), _IN_URLS))
+        position = found.end()
+    out.append(_scrub(message[position:], _OUTSIDE_URLS))
+    return "".join(out)
 
 
 def exception_snapshot(error: BaseException) -> dict[str, str]:
     """`{"raised": "module.Type", "message": <first line, scrubbed>}`: the same across venvs,
-    machines and releases of a framework whose messages hold paths, versions or ports."""
+    machines and releases of a framework whose messages hold paths, versions or ports
+    (`scrub_message`)."""
     kind = type(error)
     module = kind.__module__
     name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
     lines = str(error).strip().splitlines()
-    message = lines[0] if lines else ""
-    for pattern, stand_in in _SCRUB:
-        message = pattern.sub(stand_in, message)
-    return {"raised": name, "message": message}
+    return {"raised": name, "message": scrub_message(lines[0]) if lines else ""}
 
 
 # --- the fixture host ---------------------------------------------------------------------------
@@ -268,13 +301,14 @@ class FixtureHost:
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
+        register_origin(self.origin)
 
     def url(self, name: str) -> str:
         """The URL of one fixture, e.g. `url("chart.png")`."""
         return f"{self.origin}/conformance/{name}"
 
     @contextmanager
-    def watch(self) -> Iterator[list[Fetch]]:
+    def watch(self) -> Generator[list[Fetch]]:
         """The fetches made while the block runs (the list fills when it ends)."""
         with self._lock:
             start = len(self.fetches)
@@ -286,6 +320,7 @@ class FixtureHost:
                 seen.extend(self.fetches[start:])
 
     def close(self) -> None:
+        forget_origin(self.origin)
         self._server.shutdown()
         self._server.server_close()
 

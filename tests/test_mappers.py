@@ -31,8 +31,8 @@ from conformance.scenarios import (
     CALL_ID,
     PROMPT,
     TEXT_FIXTURE,
-    URL_BASE,
     fixture_part,
+    fixture_url,
     scenario,
     tool_name,
 )
@@ -76,7 +76,7 @@ def cell(
     source: Source = "inline",
     style: Style = "result",
 ) -> dict[str, Any]:
-    return render(api, family, scenario(content_type, source, style))
+    return render(api, family, scenario(content_type, source, style, calls=1))
 
 
 def mark(content_type: ContentType) -> str:
@@ -281,12 +281,15 @@ def test_gemini_url_falls_back_as_file_data_even_on_gemini_3() -> None:
     parts = gemini_tool_turn(cell("gemini", "gemini-3", "image", "url"))
     assert parts[1:] == [
         {"text": mark("image")},
-        {"fileData": {"mimeType": "image/png", "fileUri": URL_BASE + "chart.png"}},
+        {"fileData": {"mimeType": "image/png", "fileUri": fixture_url("chart.png")}},
     ]
 
 
 def test_gemini_system_instruction() -> None:
-    history = [Message(role="system", content="Be brief."), *scenario("text", "inline", "result")]
+    history = [
+        Message(role="system", content="Be brief."),
+        *scenario("text", "inline", "result", calls=1),
+    ]
     payload = render("gemini", "gemini-2.5", history)
     assert payload["systemInstruction"] == {"parts": [{"text": "Be brief."}]}
     assert [c["role"] for c in payload["contents"]] == ["user", "model", "user"]
@@ -463,7 +466,7 @@ def test_mistral_text_tool_message() -> None:
 
 @pytest.mark.parametrize(
     ("source", "url"),
-    [("inline", f"data:image/png;base64,{b64(PNG)}"), ("url", URL_BASE + "chart.png")],
+    [("inline", f"data:image/png;base64,{b64(PNG)}"), ("url", fixture_url("chart.png"))],
 )
 def test_mistral_image_falls_back_after_an_assistant_bridge(source: Source, url: str) -> None:
     messages = cell("mistral", "mistral-medium", "image", source)["messages"]
@@ -482,7 +485,7 @@ def test_mistral_document_only_by_url() -> None:
     messages = cell("mistral", "mistral-medium", "document", "url")["messages"]
     assert messages[-1]["content"][1] == {
         "type": "document_url",
-        "document_url": URL_BASE + "report.pdf",
+        "document_url": fixture_url("report.pdf"),
         "document_name": "report.pdf",
     }
 
@@ -529,7 +532,7 @@ def test_groq_tool_texts_stay_separate() -> None:
 @pytest.mark.parametrize(("api", "family"), COMPATIBLE)
 @pytest.mark.parametrize(
     ("source", "url"),
-    [("inline", f"data:image/png;base64,{b64(PNG)}"), ("url", URL_BASE + "chart.png")],
+    [("inline", f"data:image/png;base64,{b64(PNG)}"), ("url", fixture_url("chart.png"))],
 )
 def test_openai_compatible_image_fallback(api: str, family: str, source: Source, url: str) -> None:
     messages = cell(api, family, "image", source)["messages"]
@@ -581,7 +584,7 @@ def test_openai_chat_image_url_and_no_file_url() -> None:
     messages = cell("openai-chat", "gpt-4o", "image", "url")["messages"]
     assert messages[-1]["content"][1] == {
         "type": "image_url",
-        "image_url": {"url": URL_BASE + "chart.png"},
+        "image_url": {"url": fixture_url("chart.png")},
     }
     with pytest.raises(UnsupportedContent, match="inline"):
         cell("openai-chat", "gpt-4o", "document", "url")
@@ -590,10 +593,10 @@ def test_openai_chat_image_url_and_no_file_url() -> None:
 def test_openai_responses_urls_stay_in_the_function_output() -> None:
     image = cell("openai-responses", "gpt-5", "image", "url")["input"][-1]
     assert image["output"] == [
-        {"type": "input_image", "image_url": URL_BASE + "chart.png", "detail": "auto"}
+        {"type": "input_image", "image_url": fixture_url("chart.png"), "detail": "auto"}
     ]
     document = cell("openai-responses", "gpt-5", "document", "url")["input"][-1]
-    assert document["output"] == [{"type": "input_file", "file_url": URL_BASE + "report.pdf"}]
+    assert document["output"] == [{"type": "input_file", "file_url": fixture_url("report.pdf")}]
 
 
 @pytest.mark.parametrize(
@@ -602,12 +605,12 @@ def test_openai_responses_urls_stay_in_the_function_output() -> None:
 def test_anthropic_url_sources(content_type: ContentType, name: str) -> None:
     message = cell("anthropic", "claude-sonnet-4", content_type, "url")["messages"][-1]
     block = message["content"][0]["content"][0]
-    assert block["source"] == {"type": "url", "url": URL_BASE + name}
+    assert block["source"] == {"type": "url", "url": fixture_url(name)}
 
 
 def test_cohere_image_url() -> None:
     messages = cell("cohere", "command-a-vision", "image", "url")["messages"]
     assert messages[-1]["content"][1] == {
         "type": "image_url",
-        "image_url": {"url": URL_BASE + "chart.png"},
+        "image_url": {"url": fixture_url("chart.png")},
     }
