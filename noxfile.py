@@ -105,6 +105,11 @@ def conformance(session: nox.Session) -> None:
 # Per target: its dependency group and the releases run, latest first. The
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
 TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
+# What a user of an older release must install beside it today, where the release's own
+# requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
+# no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
+# every Anthropic cell). The results record the SDK versions used (`sdk_versions`).
+RELEASE_NEEDS = {("pydantic-ai", "1.85.0"): ("anthropic<1",)}
 
 
 @nox.session(default=False)
@@ -124,7 +129,7 @@ def target(session: nox.Session, name: str) -> None:
     (requirement,) = nox.project.dependency_groups(PYPROJECT, group)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
     for index, version in enumerate(versions):
-        session.install(f"{unpinned}=={version}")
+        session.install(f"{unpinned}=={version}", *RELEASE_NEEDS.get((name, version), ()))
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0
         session.run(

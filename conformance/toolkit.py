@@ -135,6 +135,10 @@ class Recorder:
                 self.send_response(400)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(_ERROR_REPLY)))
+                # One request per connection: a client that is never closed (a framework's
+                # model object dropped after the cell) keeps no socket open to the recorder.
+                self.send_header("connection", "close")
+                self.close_connection = True
                 self.end_headers()
                 self.wfile.write(_ERROR_REPLY)
 
@@ -283,6 +287,8 @@ class FixtureHost:
                 self.send_response(status)
                 self.send_header("content-type", media_type or "text/plain")
                 self.send_header("content-length", str(len(body)))
+                self.send_header("connection", "close")
+                self.close_connection = True
                 self.end_headers()
                 if not head:
                     self.wfile.write(body)

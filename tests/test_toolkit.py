@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import threading
 import urllib.error
 import urllib.request
@@ -65,6 +66,20 @@ def test_a_channel_records_method_path_headers_and_body(own_recorder: Recorder) 
     )
     assert exchange.headers["x-custom"] == "yes", "header names in lower case"
     assert exchange.json() == {"a": 1}
+
+
+def test_each_answer_closes_its_connection(own_recorder: Recorder) -> None:
+    """A client the framework never closes keeps no socket open (and no ResourceWarning)."""
+    connection = http.client.HTTPConnection("127.0.0.1", int(own_recorder.origin.rsplit(":", 1)[1]))
+    try:
+        with own_recorder.channel() as (base, _):
+            connection.request("POST", base.removeprefix(own_recorder.origin) + "/x", body=b"{}")
+            answer = connection.getresponse()
+            answer.read()
+        assert (answer.status, answer.getheader("connection")) == (400, "close")
+        assert answer.will_close
+    finally:
+        connection.close()
 
 
 def test_channels_keep_their_requests_apart(own_recorder: Recorder) -> None:
