@@ -815,7 +815,8 @@ path, body = captured[0]
 payload = json.loads(body)
 if API == "bedrock-converse":  # the model id travels in the path there
     payload = {{"modelId": unquote(path.split("/")[2]), **payload}}
-print(json.dumps(payload, indent=2, ensure_ascii=False))
+# URLs of this script's file server as the suite's snapshots store them
+print(json.dumps(payload, indent=2, ensure_ascii=False).replace(FILES_ORIGIN, {stand_in!r}))
 '''
 
 
