@@ -13,7 +13,9 @@ and observes what it would send, offline. The pieces every such target needs:
   first line of its message, with paths, versions, addresses and loopback ports scrubbed.
 - `FixtureHost`: the fixture media served on 127.0.0.1 during the run, recording every
   fetch, so that a framework that downloads a URL is observed doing so. `fixture_host()` is
-  the process's one instance.
+  the process's one instance; scenario URLs point at it. Its origin changes every run, so
+  stored data (snapshots, cassettes, `exception_snapshot`) holds
+  `ORIGIN_STAND_IN` (`http://fixtures.conformance.invalid`) in its place.
 
 None of these imports a framework or an SDK.
 """
