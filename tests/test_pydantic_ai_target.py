@@ -276,3 +276,25 @@ def test_a_results_line_names_the_pydantic_ai_version(pytester: pytest.Pytester)
     ]
     assert lines[0]["targets"] == {"pydantic-ai": version}
     assert lines[1]["outcome"] == ("fallback-marked" if marked else "fallback-unmarked")
+
+
+def test_a_url_off_the_fixture_host_is_never_fetched() -> None:
+    """Hypothesis histories carry their own URLs: the download stops before any connection,
+    with the suite's own exception (which never counts as pydantic-ai's refusal)."""
+    from conformance.errors import SuiteError
+    from conformance.targets.pydantic_ai import OffMachineUrl
+
+    history: History = [
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="a", name="t"),
+        ToolResult(
+            tool_call_id="a",
+            name="t",
+            content=[
+                Image(media_type="image/png", url="https://example.com/c.png", identifier="c")
+            ],
+        ),
+    ]
+    with pytest.raises(OffMachineUrl, match=r"example\.com/c\.png") as raised:
+        PydanticAITarget().render(ROWS["gemini/gemini-2.5"], history)
+    assert isinstance(raised.value, SuiteError)

@@ -26,7 +26,9 @@ How a cell is rendered, the way a pydantic-ai user gets there:
    it download URLs the provider takes). A user's URL is public, so the guard lets it through:
    the target lets pydantic-ai's guard treat the fixture host's origin (that origin only) as
    allowed, and everything else in the download (client, size limits, media type from the
-   response) is pydantic-ai's own. No download is refused or faked by the target.
+   response) is pydantic-ai's own. No fixture download is refused or faked by the target. A URL
+   off the fixture host (hypothesis histories have their own) is refused with `OffMachineUrl`,
+   a `SuiteError` (never a target's refusal), so that nothing ever reaches the network.
 
 Storage round trip (`render_stored`): the messages of the run above (`capture_run_messages`,
 as an application stores them), dumped with `ModelMessagesTypeAdapter`, loaded, and sent again
@@ -48,7 +50,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
-from conformance.errors import NoRequestSent
+from conformance.errors import NoRequestSent, SuiteError
 from conformance.fixtures import ORIGIN_STAND_IN, stand_in_text
 from conformance.history import (
     Audio,
@@ -70,6 +72,7 @@ __all__ = [
     "INSTALL_HINT",
     "SDKS",
     "NoRequestSent",
+    "OffMachineUrl",
     "PydanticAITarget",
     "dump_messages",
     "load_messages",
@@ -445,6 +448,12 @@ _EXTRAS = {
 # --- the run -----------------------------------------------------------------------------------
 
 
+class OffMachineUrl(SuiteError):
+    """A download of a URL the suite does not serve (hypothesis histories use their own URLs):
+    refused before any connection. The suite's own exception, never a target's refusal;
+    scenario URLs are all on the fixture host, so no cell meets it."""
+
+
 @contextmanager
 def _fixture_host_is_public(host: FixtureHost) -> Generator[None]:
     """pydantic-ai's SSRF guard lets the fixture host's origin through, as it lets a public
@@ -457,7 +466,12 @@ def _fixture_host_is_public(host: FixtureHost) -> Generator[None]:
     prefix = host.origin + "/"
 
     async def validate(url: str, allow_local: bool) -> Any:
-        return await original(url, allow_local or url.startswith(prefix))
+        if not url.startswith(prefix):
+            raise OffMachineUrl(
+                f"pydantic-ai tried to download {url}, which is not on the suite's fixture host "
+                f"({host.origin}); the suite never reaches the network"
+            )
+        return await original(url, True)
 
     ssrf.validate_and_resolve_url = validate
     try:
