@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
 
-settings.register_profile("dev", max_examples=50)
+settings.register_profile("dev", max_examples=50, deadline=None)  # no timed assertions
 settings.register_profile(
     "ci",
     settings.get_profile("ci"),
