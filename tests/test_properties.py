@@ -98,6 +98,7 @@ PROPERTY_DEVIATIONS: dict[str, dict[str, str]] = {
         "(docs/litellm.md#hoisting)",
         "cross-provider-replay": "its messages carry no provenance to keep "
         "(docs/litellm.md#no-provenance)",
+    },
     "langchain": {
         "media-exactly-once": "langchain-cohere skips standard blocks in user content, and "
         "huggingface/mistral/groq send tool-message blocks unconverted (docs/langchain.md#cohere, "
