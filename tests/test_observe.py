@@ -498,3 +498,15 @@ def test_media_in_a_block_type_the_api_does_not_define_is_malformed() -> None:
     item = observation.items[0]
     assert (item.where, item.placed) == ("messages[3].content[1]", "fallback-marked")
     assert "'video_url' block, which openai-chat does not define" in item.detail
+
+
+def test_a_framework_neutral_base64_block_is_found_and_malformed_not_dropped() -> None:
+    """LangChain's standard block (`{"type": "image", "base64": ..., "mime_type": ...}`) sent
+    as is in a tool message: the image is there, in a shape the api does not define. Without
+    reading `base64` it would look dropped, a different bug than the one the target has."""
+    block = {"type": "image", "base64": B64, "mime_type": "image/png"}
+    observation = observe("openai-chat", IMAGE_HISTORY, chat(tool([block])), None)
+    assert observation.outcome == "malformed"
+    (item,) = observation.items
+    assert item.where == "messages[2].content[0]"
+    assert "'image' block, which openai-chat does not define" in item.detail

@@ -197,7 +197,8 @@ def unknown_part(type_name: str, block: Mapping[str, Any], path: str) -> WirePar
     """A block of a type the api does not document, with its media identity if recognisable.
 
     The identity is found best-effort: the first data URL or http(s) URL anywhere in the
-    block, or an object holding base64 `data` next to a `media_type`/`mime_type`.
+    block, or an object holding base64 `data` (or `base64`, as framework-neutral blocks such
+    as LangChain's name it) next to a `media_type`/`mime_type`.
     """
     found = _sniff(block)
     return WirePart(
@@ -221,7 +222,7 @@ def _sniff(value: object) -> dict[str, str]:
         case Mapping():
             obj = cast("Mapping[str, Any]", value)
             stated = obj.get("media_type", obj.get("mime_type"))
-            data = obj.get("data")
+            data = obj.get("data", obj.get("base64"))
             if isinstance(stated, str) and isinstance(data, str) and not data.startswith("data:"):
                 hashed = b64_digest(data)
                 found |= {"media_type": stated, "digest": hashed} if hashed else {}
