@@ -15,6 +15,11 @@ metadata:
   (`conformance.double`) or the real API; the request is stored with the real API's host (the
   double's `127.0.0.1:<port>` is rewritten, `Host` header included), credentials filtered out
   (`FILTER_HEADERS`, `FILTER_QUERY`, `SCRUB_RESPONSE_HEADERS`).
+- **URL media**: the payload is sent, recorded and replayed with the fixture host's origin
+  (`http://127.0.0.1:<port>`, a new port every run) replaced by
+  `conformance.fixtures.ORIGIN_STAND_IN`, so a cassette's body does not depend on the port and
+  the replayed body matches it byte for byte. (A live API could not fetch 127.0.0.1 either:
+  a live recording of a URL cell records the API's answer to the stand-in URL.)
 - **Replay** (the `cassette` check): record mode `none`, the network blocked, and the request
   must match on method, scheme, host, port, path, query and the exact body bytes (`exact_body`,
   which shows a unified diff of the pretty-printed JSON when they differ). A missing cassette,
@@ -36,6 +41,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, cast
 from urllib.parse import urlsplit, urlunsplit
 
+from conformance.fixtures import stand_in
 from conformance.matrix import CellSpec
 from conformance.send import CANONICAL, KEY_SLOT, LIVE_KEYS, Senders
 
@@ -356,7 +362,7 @@ class Replayer:
                 )
             with _network_blocked():
                 try:
-                    self.senders.send(cell.api, cell.model, payload)
+                    self.senders.send(cell.api, cell.model, stand_in(payload))
                 except Exception as error:  # judged below: a replayed error answer is fine
                     failure = error
             played, total, all_played = cassette.play_count, len(cassette), cassette.all_played
@@ -397,7 +403,7 @@ class Recorder:
             cassette.get_metadata("origin", self.origin)
             cassette.get_metadata("date", self.today.isoformat())
             try:
-                self.senders.send(cell.api, cell.model, payload)
+                self.senders.send(cell.api, cell.model, stand_in(payload))
             except Exception as error:  # a rejection is recorded too; the report says so
                 failure = error
             responses: list[Any] = list(cassette.responses)

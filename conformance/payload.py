@@ -4,7 +4,9 @@ A payload is the JSON-shaped request body a target builds. Some SDKs take raw `b
 (botocore for Bedrock blobs); JSON has no bytes, so both views write them as
 `{"$bytes": "<base64>"}`. Snapshots also stand in for blobs over `BLOB_THRESHOLD` (a bytes
 value, or a string such as a long data URL) with `{"$blob": {"sha256": ..., "size": ...}}`,
-so a 100 MB media item makes a snapshot of a few hundred bytes.
+so a 100 MB media item makes a snapshot of a few hundred bytes, and write the fixture host's
+origin (`http://127.0.0.1:<port>`, a new port every run) as `conformance.fixtures.ORIGIN_STAND_IN`,
+so a URL cell's snapshot is the same on every run. `to_bytes` keeps the payload as it is.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import base64
 import hashlib
 import json
 from typing import Any
+
+from conformance.fixtures import stand_in_text
 
 __all__ = ["BLOB_THRESHOLD", "snapshot_text", "to_bytes"]
 
@@ -43,11 +47,14 @@ def _view(value: Any, threshold: int) -> Any:
     if isinstance(value, bytes | bytearray):
         data = bytes(value)
         return _blob(data) if len(data) > threshold else _exact(data)
-    if isinstance(value, str) and len(value) > threshold:
-        return _blob(value.encode("utf-8", "surrogatepass"))
+    if isinstance(value, str):
+        if len(value) > threshold:
+            return _blob(value.encode("utf-8", "surrogatepass"))
+        return stand_in_text(value)
     return value
 
 
 def snapshot_text(payload: Any, threshold: int = BLOB_THRESHOLD) -> str:
-    """Indented JSON for review, key order kept, blobs over `threshold` as digest and size."""
+    """Indented JSON for review, key order kept, blobs over `threshold` as digest and size,
+    the fixture host's origin as its stand-in."""
     return json.dumps(_view(payload, threshold), indent=2, ensure_ascii=False) + "\n"

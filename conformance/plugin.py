@@ -565,6 +565,9 @@ class _Recorder:
             {t.name: t.version for t in state.targets.values()},
             as_of=state.matrix.as_of.isoformat(),
             lifecycle=lifecycle_meta(state.matrix),
+            sdk_versions={  # what each target drives, from its optional `sdk_versions`
+                t.name: dict(getattr(t, "sdk_versions", None) or {}) for t in state.targets.values()
+            },
             deviations={
                 state.targets[spec].name: {"path": found.path, "digest": found.digest}
                 for spec, found in state.deviations.items()

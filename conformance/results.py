@@ -134,6 +134,8 @@ class MetaLine(_Model):
     matrix_digest: _Name
     targets: dict[_Name, _Name]
     """Target name -> version, for every target the run covered."""
+    sdk_versions: dict[_Name, dict[_Name, _Name]] = {}
+    """Target name -> distribution -> version of the SDKs it drives (its `sdk_versions`)."""
     python: _Name
     date: AwareDatetime
     as_of: Date | None = None
@@ -515,7 +517,9 @@ def merge_results(results: Results) -> str:
     result in shard order, and one end line."""
     check_shards(results)
     first = results.files[0].meta
-    meta = first.model_dump(mode="json", exclude={"as_of", "lifecycle", "run", "merged_from"}) | {
+    meta = first.model_dump(
+        mode="json", exclude={"as_of", "lifecycle", "run", "merged_from", "sdk_versions"}
+    ) | {
         "targets": targets_of(results),
         "deviations": {
             name: ref.model_dump(mode="json")
@@ -538,6 +542,9 @@ def merge_results(results: Results) -> str:
     ]
     if runs:
         meta["merged_from"] = runs
+    sdks = {name: v for file in results.files for name, v in file.meta.sdk_versions.items()}
+    if sdks:
+        meta["sdk_versions"] = sdks
     lines: list[dict[str, Any]] = [meta]
     count = 0
     for file in results.files:

@@ -7,27 +7,27 @@ and observes what it would send, offline. The pieces every such target needs:
   headers, body) and answers with an error, so exactly one request is made and nothing leaves
   the machine. `recorder()` is the process's one instance.
 - `body_or_raise(api, send)`: give `send` a fresh base URL on the recorder and return the
-  payload of the request it made (per api: the JSON body; for Bedrock Converse the Converse
-  parameters: the model id the path carries, media as raw bytes), or re-raise what `send`
-  raised before any request arrived.
+  payload of the request it made (per api: the JSON body, and for Bedrock Converse the model
+  id the path carries), or re-raise what `send` raised before any request arrived.
 - `exception_snapshot(error)`: a stable view of an exception for snapshots: its type and the
   first line of its message, with paths, versions, addresses and loopback ports scrubbed.
 - `FixtureHost`: the fixture media served on 127.0.0.1 during the run, recording every
   fetch, so that a framework that downloads a URL is observed doing so. `fixture_host()` is
-  the process's one instance.
+  the process's one instance; scenario URLs point at it. Its origin changes every run, so
+  stored data (snapshots, cassettes, `exception_snapshot`) holds
+  `ORIGIN_STAND_IN` (`http://fixtures.conformance.invalid`) in its place.
 
 None of these imports a framework or an SDK.
 """
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -35,10 +35,18 @@ from typing import Any
 from urllib.parse import unquote
 
 from conformance.errors import NoRequestSent
-from conformance.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.fixtures import (
+    FIXTURE_TYPES,
+    ORIGIN_STAND_IN,
+    fixture_bytes,
+    forget_origin,
+    register_origin,
+    stand_in_text,
+)
 from conformance.targets.base import Payload
 
 __all__ = [
+    "ORIGIN_STAND_IN",
     "Exchange",
     "Fetch",
     "FixtureHost",
@@ -48,6 +56,7 @@ __all__ = [
     "fixture_host",
     "payload_of",
     "recorder",
+    "scrub_message",
 ]
 
 
@@ -83,33 +92,7 @@ def payload_of(api: str, exchange: Exchange) -> Payload:
         found = _BEDROCK_PATH.match(exchange.path.split("?", 1)[0])
         if found is not None:
             payload = {"modelId": unquote(found["model"]), **payload}
-        payload = _raw_blobs(payload)
     return payload
-
-
-def _raw_blobs(value: Any) -> Any:
-    """Converse parameters take media as raw bytes (boto3 base64-encodes them for the wire):
-    every `source.bytes` string of the JSON body becomes the bytes it encodes."""
-    if isinstance(value, list):
-        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
-        return [_raw_blobs(item) for item in items]
-    if not isinstance(value, dict):
-        return value
-    mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
-    out: dict[str, Any] = {}
-    for key, item in mapping.items():
-        blob = _blob(key, item)
-        out[key] = _raw_blobs(item) if blob is None else {**item, "bytes": blob}
-    return out
-
-
-def _blob(key: str, item: Any) -> bytes | None:
-    """The bytes a Converse `source` mapping's base64 `bytes` string encodes, else None."""
-    if key != "source" or not isinstance(item, dict):
-        return None
-    source: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
-    text = source.get("bytes")
-    return base64.b64decode(text) if isinstance(text, str) else None
 
 
 _ERROR_REPLY = json.dumps(
@@ -154,6 +137,10 @@ class Recorder:
                 self.send_response(400)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(_ERROR_REPLY)))
+                # One request per connection: a client that is never closed (a framework's
+                # model object dropped after the cell) keeps no socket open to the recorder.
+                self.send_header("connection", "close")
+                self.close_connection = True
                 self.end_headers()
                 self.wfile.write(_ERROR_REPLY)
 
@@ -168,7 +155,7 @@ class Recorder:
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
 
     @contextmanager
-    def channel(self) -> Iterator[tuple[str, list[Exchange]]]:
+    def channel(self) -> Generator[tuple[str, list[Exchange]]]:
         """A fresh base URL; the list fills with what arrived there when the block ends."""
         token = f"c{next(self._tokens)}-{uuid.uuid4().hex[:8]}"
         taken: list[Exchange] = []
@@ -214,29 +201,53 @@ def body_or_raise(api: str, send: Callable[[str], object]) -> Payload:
     raise NoRequestSent(f"nothing was sent to {api} and nothing was raised")
 
 
-_SCRUB = (
+_URL = re.compile(r"""https?://[^\s'"<>]+""")
+_IN_URLS = (
+    (re.compile(r"^(https?://(?:127\.0\.0\.1|localhost|\[::1\])):\d+"), r"\1:<port>"),
+    (re.compile(r"/c\d+-[0-9a-f]{8}(?=/|$)"), "/<channel>"),  # a recorder channel's token
+)
+_OUTSIDE_URLS = (
     (re.compile(r"(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+){2,}[\\/]?"), "<path>"),
-    (re.compile(r"https?://(?:127\.0\.0\.1|localhost|\[::1\]):\d+"), "http://127.0.0.1:<port>"),
     (re.compile(r"\b0x[0-9a-fA-F]{6,}\b"), "<addr>"),
     (
         re.compile(r"(?<![\d.])v?\d+\.\d+\.\d+(?:[.-]?(?:a|b|rc|dev|post)\d*)?(?![\d.]*\d)"),
         "<version>",
     ),
-    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>"),
 )
+_UUID = (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"), "<uuid>")
+
+
+def _scrub(text: str, rules: tuple[tuple[re.Pattern[str], str], ...]) -> str:
+    for pattern, replacement in (*rules, _UUID):
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def scrub_message(message: str) -> str:
+    """A message without what differs between runs and machines: file paths (`<path>`),
+    versions (`<version>`; an IP address is not one), memory addresses (`<addr>`), uuids
+    (`<uuid>`); in URLs, a loopback port (`<port>`) and a recorder channel (`<channel>`),
+    the URL's path otherwise kept; the fixture host's origin as `ORIGIN_STAND_IN`."""
+    message = stand_in_text(message)
+    out: list[str] = []
+    position = 0
+    for found in _URL.finditer(message):
+        out.append(_scrub(message[position : found.start()], _OUTSIDE_URLS))
+        out.append(_scrub(found.group(), _IN_URLS))
+        position = found.end()
+    out.append(_scrub(message[position:], _OUTSIDE_URLS))
+    return "".join(out)
 
 
 def exception_snapshot(error: BaseException) -> dict[str, str]:
     """`{"raised": "module.Type", "message": <first line, scrubbed>}`: the same across venvs,
-    machines and releases of a framework whose messages hold paths, versions or ports."""
+    machines and releases of a framework whose messages hold paths, versions or ports
+    (`scrub_message`)."""
     kind = type(error)
     module = kind.__module__
     name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
     lines = str(error).strip().splitlines()
-    message = lines[0] if lines else ""
-    for pattern, stand_in in _SCRUB:
-        message = pattern.sub(stand_in, message)
-    return {"raised": name, "message": message}
+    return {"raised": name, "message": scrub_message(lines[0]) if lines else ""}
 
 
 # --- the fixture host ---------------------------------------------------------------------------
@@ -278,6 +289,8 @@ class FixtureHost:
                 self.send_response(status)
                 self.send_header("content-type", media_type or "text/plain")
                 self.send_header("content-length", str(len(body)))
+                self.send_header("connection", "close")
+                self.close_connection = True
                 self.end_headers()
                 if not head:
                     self.wfile.write(body)
@@ -296,13 +309,14 @@ class FixtureHost:
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
+        register_origin(self.origin)
 
     def url(self, name: str) -> str:
         """The URL of one fixture, e.g. `url("chart.png")`."""
         return f"{self.origin}/conformance/{name}"
 
     @contextmanager
-    def watch(self) -> Iterator[list[Fetch]]:
+    def watch(self) -> Generator[list[Fetch]]:
         """The fetches made while the block runs (the list fills when it ends)."""
         with self._lock:
             start = len(self.fetches)
@@ -314,6 +328,7 @@ class FixtureHost:
                 seen.extend(self.fetches[start:])
 
     def close(self) -> None:
+        forget_origin(self.origin)
         self._server.shutdown()
         self._server.server_close()
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
 
-settings.register_profile("dev", max_examples=50)
+settings.register_profile("dev", max_examples=50, deadline=None)  # no timed assertions
 settings.register_profile(
     "ci",
     settings.get_profile("ci"),
@@ -23,6 +23,14 @@ settings.register_profile(
 settings.register_profile(
     "nightly",
     max_examples=2000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+# A framework target that renders through real clients (a few hundred ms a request): fewer
+# examples and no deadline (`nox -s "target(langchain)"`).
+settings.register_profile(
+    "slow-target",
+    max_examples=10,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -40,3 +40,13 @@ def test_missing_pydantic_ai_fails_when_the_target_is_required(
     )
     assert run.ret == pytest.ExitCode.USAGE_ERROR
     run.stderr.fnmatch_lines(["*'pydantic-ai' is required*pydantic-ai is not installed*"])
+
+
+def test_missing_langchain_skips_with_the_install_hint(pytester: pytest.Pytester) -> None:
+    _plugin_project(pytester, "import sys\nsys.modules['langchain_core'] = None\n")
+    run = pytester.runpytest(
+        "-k", "langchain:anthropic/claude-sonnet-4/image/inline/result:outcome",
+        "--conformance-target", "langchain", "-rs",
+    )  # fmt: skip
+    run.assert_outcomes(skipped=1)
+    run.stdout.fnmatch_lines(["*langchain-core is not installed: pip install langchain-core*"])

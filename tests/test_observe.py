@@ -62,8 +62,8 @@ def text(value: str) -> dict[str, Any]:
 
 
 IMAGE_PART = {"type": "image_url", "image_url": {"url": DATA_URL}}
-IMAGE_HISTORY = scenario("image", "inline", "result")
-TEXT_HISTORY = scenario("text", "inline", "result")
+IMAGE_HISTORY = scenario("image", "inline", "result", calls=1)
+TEXT_HISTORY = scenario("text", "inline", "result", calls=1)
 
 
 def outcome_of(history: History, payload: dict[str, Any], api: str = "openai-chat") -> str:

@@ -99,6 +99,19 @@ PROPERTY_DEVIATIONS: dict[str, dict[str, str]] = {
         "cross-provider-replay": "its messages carry no provenance to keep "
         "(docs/litellm.md#no-provenance)",
     },
+    "langchain": {
+        "media-exactly-once": "langchain-cohere skips standard blocks in user content, and "
+        "huggingface/mistral/groq send tool-message blocks unconverted (docs/langchain.md#cohere, "
+        "#mistral-groq-huggingface)",
+        "text-identical": "langchain-cohere wraps tool text in a document "
+        "(docs/langchain.md#cohere)",
+        "markers-name-their-calls": "tool-produced user content is a plain HumanMessage, with "
+        "no marker (docs/langchain.md#prompt-style)",
+        "parallel-calls-in-order": "tool-produced content moves out of its tool result "
+        "(docs/langchain.md#prompt-style)",
+        "cross-provider-replay": "a HumanMessage keeps no provenance to replay "
+        "(docs/langchain.md#prompt-style)",
+    },
 }
 
 

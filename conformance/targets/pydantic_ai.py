@@ -1,30 +1,39 @@
-"""The pydantic-ai target: the framework's own model classes, observed on the wire.
+"""The pydantic-ai target: the framework's own agent and model classes, observed on the wire.
 
-How a cell is rendered:
+How a cell is rendered, the way a pydantic-ai user gets there:
 
-1. The canonical history is translated into pydantic-ai messages (`to_messages`): user and
-   system content become `UserPromptPart` / `SystemPromptPart` in a `ModelRequest`, tool calls
-   and assistant text become `ToolCallPart` / `TextPart` in a `ModelResponse`. Media is
-   `BinaryContent` (inline bytes) or `ImageUrl` / `DocumentUrl` / `AudioUrl` / `VideoUrl`.
-   A tool result is a `ToolReturnPart` whose content is what the tool returned (a media item is
-   the return value itself, as when a tool returns `BinaryContent`). Tool-produced user content
-   (style `prompt`) is what pydantic-ai makes of `ToolReturn(return_value=..., content=[...])`:
-   a `UserPromptPart` after the tool returns in the same request; pydantic-ai keeps no
-   provenance on it, so none is passed. A failed call is `ToolReturnPart(outcome="failed")`
-   where the version has it (2.x: mapped to the api's error flag), else the 1.x way, the
-   `RetryPromptPart` a tool's `ModelRetry` produces.
-2. The real model class of the row (`OpenAIChatModel`, `AnthropicModel`, `GoogleModel`, ...)
-   is given a provider whose client points at a local HTTP double on 127.0.0.1, and a public
-   `Agent(model, tools=[...]).run_sync(None, message_history=messages)` sends the last request
-   of the history, through the framework's own message preparation. The double records the
-   request body and answers 400, so exactly one request is made and nothing leaves the
-   machine. The payload is that body, parsed.
-3. If pydantic-ai raises before a request reaches the double, that exception is the outcome
-   (`raised`). URL media that a provider cannot take by URL is downloaded by pydantic-ai; the
-   suite refuses the download (no network), so such a cell raises `DownloadRefused`, whose
-   message names the URL.
+1. The history up to its last tool-call turn becomes pydantic-ai messages (`to_messages`):
+   `ModelRequest` (`UserPromptPart`, `SystemPromptPart`, tool returns of earlier turns) and
+   `ModelResponse` (`ToolCallPart`, `TextPart`). Media is `BinaryContent` (bytes) or
+   `ImageUrl` / `DocumentUrl` / `AudioUrl` / `VideoUrl`.
+2. The last turn's tool results are produced by running the tools: `Agent(model,
+   tools=[...]).run(None, message_history=...)` finds the pending tool calls and calls each
+   tool, which returns what the history says its call returned (a media item is the return
+   value itself; tool-produced user content is `ToolReturn(return_value=..., content=[...])`),
+   or fails the way a tool fails in the installed version: `ToolFailed` in 2.x (a
+   `ToolReturnPart` with `outcome='failed'`), `ModelRetry` in 1.x (the `RetryPromptPart` a
+   user's failing tool produces there). The agent then sends the next request through the
+   row's real model class (`OpenAIChatModel`, `AnthropicModel`, `GoogleModel`, ...), whose
+   client points at the toolkit's loopback recorder; the payload is that request
+   (`conformance.toolkit.body_or_raise`). A history whose last turn cannot be produced by
+   tools (for example an error result holding media, which no exception carries) is sent as
+   stored messages instead: `run(None, message_history=to_messages(history))`.
+3. If pydantic-ai raises before a request is sent, that exception is the outcome. What it raises
+   for content a model cannot take is `refusal_types` (read from its source, see below).
+4. URL media is served by the suite's fixture host on 127.0.0.1. pydantic-ai downloads a URL
+   itself where the provider takes no URL, through its SSRF guard, which blocks private and
+   loopback addresses unless the item says `force_download='allow-local'` (which would also make
+   it download URLs the provider takes). A user's URL is public, so the guard lets it through:
+   the target lets pydantic-ai's guard treat the fixture host's origin (that origin only) as
+   allowed, and everything else in the download (client, size limits, media type from the
+   response) is pydantic-ai's own. No fixture download is refused or faked by the target. A URL
+   off the fixture host (hypothesis histories have their own) is refused with `OffMachineUrl`,
+   a `SuiteError` (never a target's refusal), so that nothing ever reaches the network.
 
-Storage round trip: `ModelMessagesTypeAdapter.dump_json`, `validate_json`, render again.
+Storage round trip (`render_stored`): the messages of the run above (`capture_run_messages`,
+as an application stores them), dumped with `ModelMessagesTypeAdapter`, loaded, and sent again
+with `run(None, message_history=...)`.
+
 The module imports without pydantic-ai; the target then reports itself `unavailable`.
 """
 
@@ -32,23 +41,21 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import itertools
-import json
-import sys
 import threading
-import uuid
 import warnings
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
 
+from conformance.errors import NoRequestSent, SuiteError
 from conformance.history import (
     Audio,
     Document,
     History,
     Image,
+    Message,
     Part,
     Text,
     ToolCall,
@@ -56,13 +63,17 @@ from conformance.history import (
     Video,
 )
 from conformance.targets.base import Payload, RowRef
+from conformance.toolkit import FixtureHost, body_or_raise, fixture_host
 
 __all__ = [
     "DISTRIBUTION",
     "INSTALL_HINT",
-    "DownloadRefused",
+    "SDKS",
     "NoRequestSent",
+    "OffMachineUrl",
     "PydanticAITarget",
+    "dump_messages",
+    "load_messages",
     "to_messages",
 ]
 
@@ -71,75 +82,21 @@ _EXTRAS_ALL = "openai,anthropic,google,bedrock,mistral,cohere,groq,huggingface"
 INSTALL_HINT = f'pip install "pydantic-ai-slim[{_EXTRAS_ALL}]"'
 _API_KEY = "conformance-not-a-key"
 
+SDKS = (
+    "openai",
+    "anthropic",
+    "google-genai",
+    "boto3",
+    "botocore",
+    "mistralai",
+    "cohere",
+    "groq",
+    "huggingface-hub",
+    "httpx",
+)
+"""The provider SDKs (and the HTTP client) the model classes drive: `sdk_versions`."""
 
-class DownloadRefused(RuntimeError):
-    """pydantic-ai tried to fetch a URL; the suite sends nothing over the network."""
-
-
-class NoRequestSent(RuntimeError):
-    """The run ended without raising and without a request reaching the double."""
-
-
-# --- the local double ------------------------------------------------------------------------
-
-
-class _Double:
-    """A threaded HTTP server on 127.0.0.1 that records request bodies per path prefix."""
-
-    def __init__(self) -> None:
-        self.captured: dict[str, list[tuple[str, bytes]]] = {}
-        lock = threading.Lock()
-        captured = self.captured
-
-        class Handler(BaseHTTPRequestHandler):
-            def _record(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
-                body = self.rfile.read(length) if length else b""
-                token = self.path.split("/")[1] if self.path.startswith("/") else ""
-                with lock:
-                    captured.setdefault(token, []).append((self.command + " " + self.path, body))
-                reply = json.dumps(
-                    {
-                        "error": {
-                            "message": "conformance double: request recorded, not answered",
-                            "type": "invalid_request_error",
-                        }
-                    }
-                ).encode()
-                self.send_response(400)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(reply)))
-                self.end_headers()
-                self.wfile.write(reply)
-
-            do_POST = _record
-            do_GET = _record
-            do_PUT = _record
-
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def take(self, token: str) -> list[tuple[str, bytes]]:
-        return self.captured.pop(token, [])
-
-
-_DOUBLES: list[_Double] = []
-_DOUBLE_LOCK = threading.Lock()
 _RENDER_LOCK = threading.Lock()
-_TOKENS = itertools.count(1)
-
-
-def _double() -> _Double:
-    """The process's one double, started on first use."""
-    with _DOUBLE_LOCK:
-        if not _DOUBLES:
-            _DOUBLES.append(_Double())
-        return _DOUBLES[0]
 
 
 # --- history -> pydantic-ai messages ---------------------------------------------------------
@@ -164,8 +121,10 @@ def _content(part: Part) -> Any:
     return part.text if isinstance(part, Text) else _media(part)
 
 
-def _user_content(content: str | list[Part]) -> Any:
-    return content if isinstance(content, str) else [_content(p) for p in content]
+def _value(parts: list[Part]) -> Any:
+    """A tool's return value: the one item itself, else the list."""
+    values = [_content(p) for p in parts]
+    return values[0] if len(values) == 1 else values
 
 
 def _text_of(content: str | list[Part]) -> str:
@@ -176,30 +135,36 @@ def _text_of(content: str | list[Part]) -> str:
     )
 
 
-def _tool_return(item: ToolResult) -> Any:
+def _has_outcome() -> bool:
     from pydantic_ai import messages as m
 
-    values = [_content(p) for p in item.content]
-    value: Any = values[0] if len(values) == 1 else values
+    return "outcome" in getattr(m.ToolReturnPart, "__dataclass_fields__", {})
+
+
+def _tool_return(item: ToolResult) -> Any:
+    """A stored tool result: `ToolReturnPart`, failed as the version stores a failed call."""
+    from pydantic_ai import messages as m
+
     if item.status == "error":
-        text = "".join(p.text for p in item.content if isinstance(p, Text))
-        if "outcome" in getattr(m.ToolReturnPart, "__dataclass_fields__", {}):
+        text = _text_of(list(item.content))
+        if _has_outcome():
             return m.ToolReturnPart(
                 tool_name=item.name, content=text, tool_call_id=item.tool_call_id, outcome="failed"
             )
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            retry: Any = getattr(m, "RetryPromptPart")  # noqa: B009 (deprecated in 2.x)
-            return retry(content=text, tool_name=item.name, tool_call_id=item.tool_call_id)
-    return m.ToolReturnPart(tool_name=item.name, content=value, tool_call_id=item.tool_call_id)
+        retry: Any = getattr(m, "RetryPromptPart")  # noqa: B009 (deprecated in 2.x)
+        return retry(content=text, tool_name=item.name, tool_call_id=item.tool_call_id)
+    return m.ToolReturnPart(
+        tool_name=item.name, content=_value(list(item.content)), tool_call_id=item.tool_call_id
+    )
 
 
 def to_messages(history: History) -> list[Any]:
-    """The canonical history as pydantic-ai `ModelMessage`s.
+    """The canonical history as stored pydantic-ai `ModelMessage`s.
 
     Consecutive request-side items (user and system messages, tool results, tool-produced user
     content) share one `ModelRequest`; consecutive tool calls and assistant text share one
-    `ModelResponse`, as pydantic-ai itself stores a turn.
+    `ModelResponse`, as pydantic-ai itself stores a turn. Tool-produced user content is a
+    `UserPromptPart` (pydantic-ai keeps no provenance on it).
     """
     from pydantic_ai import messages as m
 
@@ -207,43 +172,40 @@ def to_messages(history: History) -> list[Any]:
     request: list[Any] = []
     response: list[Any] = []
 
-    def flush_request() -> None:
-        if request:
-            out.append(m.ModelRequest(parts=list(request)))
-            request.clear()
+    def flush(parts: list[Any], kind: Any) -> None:
+        if parts:
+            out.append(kind(parts=list(parts)))
+            parts.clear()
 
-    def flush_response() -> None:
-        if response:
-            out.append(m.ModelResponse(parts=list(response)))
-            response.clear()
-
-    for item in history:
-        if isinstance(item, ToolCall):
-            flush_request()
-            response.append(
-                m.ToolCallPart(
-                    tool_name=item.name, args=dict(item.arguments), tool_call_id=item.tool_call_id
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # RetryPromptPart in 2.x
+        for item in history:
+            if isinstance(item, ToolCall):
+                flush(request, m.ModelRequest)
+                response.append(
+                    m.ToolCallPart(
+                        tool_name=item.name,
+                        args=dict(item.arguments),
+                        tool_call_id=item.tool_call_id,
+                    )
                 )
-            )
-        elif isinstance(item, ToolResult):
-            flush_response()
-            request.append(_tool_return(item))
-        elif item.role == "assistant":
-            flush_request()
-            response.append(m.TextPart(content=_text_of(item.content)))
-        else:
-            flush_response()
-            if item.role == "system":
-                request.append(m.SystemPromptPart(content=_text_of(item.content)))
+            elif isinstance(item, ToolResult):
+                flush(response, m.ModelResponse)
+                request.append(_tool_return(item))
+            elif item.role == "assistant":
+                flush(request, m.ModelRequest)
+                response.append(m.TextPart(content=_text_of(item.content)))
             else:
-                request.append(m.UserPromptPart(content=_user_content(item.content)))
-    flush_request()
-    flush_response()
+                flush(response, m.ModelResponse)
+                if item.role == "system":
+                    request.append(m.SystemPromptPart(content=_text_of(item.content)))
+                else:
+                    content = item.content
+                    value = content if isinstance(content, str) else [_content(p) for p in content]
+                    request.append(m.UserPromptPart(content=value))
+    flush(request, m.ModelRequest)
+    flush(response, m.ModelResponse)
     return out
-
-
-def _tool_names(history: History) -> list[str]:
-    return list(dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult)))
 
 
 def dump_messages(messages: list[Any]) -> bytes:
@@ -257,6 +219,108 @@ def load_messages(data: bytes) -> list[Any]:
     from pydantic_ai.messages import ModelMessagesTypeAdapter
 
     return list(ModelMessagesTypeAdapter.validate_json(data))
+
+
+# --- the last turn, produced by running the tools --------------------------------------------
+
+
+@dataclass
+class _Call:
+    """What one pending call's tool does when the agent runs it."""
+
+    name: str
+    arguments: dict[str, Any]
+    status: str = "success"
+    value: list[Part] = field(default_factory=list[Part])
+    produced: list[Part] = field(default_factory=list[Part])
+
+
+@dataclass
+class _Plan:
+    head: History
+    """The history up to and including the last tool-call turn: stored messages."""
+    calls: dict[str, _Call]
+    """The pending calls of that turn, in call order, and what each tool returns."""
+
+
+def plan(history: History) -> _Plan | None:
+    """Split a history whose tail is the results of its last tool-call turn (and content those
+    tools produced) into stored messages and the tools' behaviour; None if it has no such tail
+    or a result no tool can produce (an error carrying anything but text)."""
+    last = max((i for i, item in enumerate(history) if isinstance(item, ToolCall)), default=None)
+    if last is None:
+        return None
+    start = last
+    while start > 0 and isinstance(history[start - 1], ToolCall):
+        start -= 1
+    calls: dict[str, _Call] = {}
+    for item in history[start : last + 1]:
+        assert isinstance(item, ToolCall)
+        calls[item.tool_call_id] = _Call(item.name, dict(item.arguments))
+    answered: set[str] = set()
+    for item in history[last + 1 :]:
+        if isinstance(item, ToolResult) and item.tool_call_id in calls:
+            call = calls[item.tool_call_id]
+            if item.tool_call_id in answered or item.name != call.name:
+                return None
+            if item.status == "error" and not all(isinstance(p, Text) for p in item.content):
+                return None
+            answered.add(item.tool_call_id)
+            call.status, call.value = item.status, list(item.content)
+        elif (
+            isinstance(item, Message)
+            and item.role == "user"
+            and item.source is not None
+            and item.source.tool_call_id in calls
+            and item.source.tool_call_id in answered
+            and not isinstance(item.content, str)
+        ):
+            calls[item.source.tool_call_id].produced += item.content
+        else:
+            return None
+    if answered != set(calls):
+        return None
+    return _Plan(history[: last + 1], calls)
+
+
+TOOL_DOC = "Return what the scenario's tool returned for this call."
+"""Every tool's description (a user's tool has one)."""
+
+
+def _tools(history: History, calls: dict[str, _Call]) -> list[Any]:
+    """One tool per tool name of the history; a pending call returns (or fails with) what its
+    result says. Without arguments in the history, a tool has no parameters, as users write."""
+    from pydantic_ai import RunContext, Tool, exceptions
+    from pydantic_ai.messages import ToolReturn
+
+    failed: Any = getattr(exceptions, "ToolFailed", None) or exceptions.ModelRetry
+
+    def result(ctx: Any) -> Any:
+        call = calls.get(ctx.tool_call_id)
+        if call is None:  # a call the history left unanswered
+            return ""
+        if call.status == "error":
+            raise failed(_text_of(call.value))
+        value = _value(call.value) if call.value else ""
+        if call.produced:
+            return ToolReturn(return_value=value, content=[_content(p) for p in call.produced])
+        return value
+
+    def with_arguments(ctx: Any, **arguments: Any) -> Any:
+        return result(ctx)
+
+    result.__doc__ = with_arguments.__doc__ = TOOL_DOC
+    result.__annotations__ = {"ctx": RunContext[None], "return": Any}
+    names = dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult))
+    if all(not i.arguments for i in history if isinstance(i, ToolCall)):
+        return [Tool(result, name=name, takes_ctx=True) for name in names]
+    schema = {"type": "object", "properties": {}, "additionalProperties": True}
+    return [
+        Tool.from_schema(
+            with_arguments, name=name, description=TOOL_DOC, json_schema=schema, takes_ctx=True
+        )
+        for name in names
+    ]
 
 
 # --- models, one per api -----------------------------------------------------------------------
@@ -382,43 +446,45 @@ _EXTRAS = {
 # --- the run -----------------------------------------------------------------------------------
 
 
-async def _refuse_download(*args: Any, **kwargs: Any) -> Any:
-    first = args[0] if args else kwargs.get("url", kwargs.get("item"))
-    url = first if isinstance(first, str) else getattr(first, "url", repr(first))
-    raise DownloadRefused(
-        f"pydantic-ai tried to download {url} to send it inline; the suite sends nothing over "
-        "the network, so the fixture URL is not fetched"
-    )
+class OffMachineUrl(SuiteError):
+    """A download of a URL the suite does not serve (hypothesis histories use their own URLs):
+    refused before any connection. The suite's own exception, never a target's refusal;
+    scenario URLs are all on the fixture host, so no cell meets it."""
 
 
 @contextmanager
-def _no_downloads() -> Generator[None]:
-    """Route pydantic-ai's URL downloads (`download_item`, `safe_download`) to a refusal."""
-    patched: list[tuple[Any, str, Any]] = []
-    for name, module in list(sys.modules.items()):
-        if not (name == "pydantic_ai" or name.startswith("pydantic_ai.")):
-            continue
-        namespace: dict[str, Any] = getattr(module, "__dict__", None) or {}  # None if blocked
-        for attr in ("download_item", "safe_download"):
-            found = namespace.get(attr)
-            if found is not None and callable(found):
-                patched.append((module, attr, found))
-                setattr(module, attr, _refuse_download)
+def _fixture_host_is_public(host: FixtureHost) -> Generator[None]:
+    """pydantic-ai's SSRF guard lets the fixture host's origin through, as it lets a public
+    host through for a user: `allow_local` for URLs on that origin only, nothing else changed."""
+    ssrf: Any = importlib.import_module("pydantic_ai._ssrf")
+    original: Any = getattr(ssrf, "validate_and_resolve_url", None)
+    if original is None:  # a release without the guard: nothing to open
+        yield
+        return
+    prefix = host.origin + "/"
+
+    async def validate(url: str, allow_local: bool) -> Any:
+        if not url.startswith(prefix):
+            raise OffMachineUrl(
+                f"pydantic-ai tried to download {url}, which is not on the suite's fixture host "
+                f"({host.origin}); the suite never reaches the network"
+            )
+        return await original(url, True)
+
+    ssrf.validate_and_resolve_url = validate
     try:
         yield
     finally:
-        for module, attr, original in patched:
-            setattr(module, attr, original)
+        ssrf.validate_and_resolve_url = original
 
 
-def _tool(name: str) -> Any:
-    from pydantic_ai import Tool
+def _run(agent: Any, messages: list[Any]) -> None:
+    """`Agent.run(None, message_history=...)` on a fresh event loop."""
 
-    def tool() -> str:
-        """A tool of the scenario; the model is never asked to run it again."""
-        return ""
+    async def main() -> None:
+        await agent.run(None, message_history=messages)
 
-    return Tool(tool, name=name, takes_ctx=False)
+    asyncio.run(main())
 
 
 def _installed_version() -> str | None:
@@ -436,20 +502,49 @@ def _missing() -> str | None:
     return None
 
 
+def _refusal_types() -> tuple[type[BaseException], ...]:
+    """What the model classes raise, before sending, for content the api cannot take.
+
+    Read from the source of both releases run (the same three in each):
+    - `UserError` (a `RuntimeError`): e.g. Bedrock's `Unsupported document format`, Google's
+      file checks, `Downloading YouTube videos is not supported`;
+    - `NotImplementedError`: `AudioUrl is not supported in Bedrock tool returns`, `... in Mistral
+      user prompts`, `... for Hugging Face`, Anthropic's and OpenAI Responses' unsupported
+      binary content (2.68 `models/anthropic/__init__.py`, `models/openai/_responses_model.py`);
+    - bare `RuntimeError`: 2.68 `CohereModel` (`Cohere does not yet support multi-modal inputs`)
+      and OpenAI Responses (`Unsupported binary content type`); 1.85 also Anthropic
+      (`Unsupported binary content media type for Anthropic`) and OpenAI chat.
+    A `RuntimeError` raised before sending therefore counts as pydantic-ai's refusal; its
+    message, in the snapshot, says which.
+    """
+    from pydantic_ai.exceptions import UserError
+
+    return (UserError, NotImplementedError, RuntimeError)
+
+
+def _sdk_versions() -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name in SDKS:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
 class PydanticAITarget:
-    """pydantic-ai's real model classes, driven through `Agent.run` with a message history."""
+    """pydantic-ai's agent and real model classes, its tools producing the last turn."""
 
     name = "pydantic-ai"
 
     def __init__(self) -> None:
         self.unavailable = _missing()
         self.version = _installed_version() or "not installed"
-        self.unsupported_error: type[Exception] = Exception
-        """What pydantic-ai raises for content a model cannot take: its `UserError`."""
+        self.refusal_types: tuple[type[BaseException], ...] = ()
+        self.sdk_versions: dict[str, str] = {}
         if self.unavailable is None:
-            from pydantic_ai.exceptions import UserError
-
-            self.unsupported_error = UserError
+            self.refusal_types = _refusal_types()
+            self.sdk_versions = _sdk_versions()
 
     def supports(self, row: RowRef) -> str | None:
         if self.unavailable is not None:
@@ -468,40 +563,44 @@ class PydanticAITarget:
         return None
 
     def render(self, row: RowRef, history: History) -> Payload:
-        return self._send(row, history, to_messages(history))
+        return self._send(row, history)[0]
 
     def render_stored(self, row: RowRef, history: History) -> Payload:
-        return self._send(row, history, load_messages(dump_messages(to_messages(history))))
+        _, messages = self._send(row, history)
+        stored = load_messages(dump_messages(messages))
+        return self._send_messages(row, _tools(history, {}), stored)[0]
 
-    def _send(self, row: RowRef, history: History, messages: list[Any]) -> Payload:
-        from pydantic_ai import Agent
+    def _send(self, row: RowRef, history: History) -> tuple[Payload, list[Any]]:
+        """The request the agent sends for this history, and the messages of that run."""
+        steps = plan(history)
+        if steps is None:
+            return self._send_messages(row, _tools(history, {}), to_messages(history))
+        return self._send_messages(row, _tools(history, steps.calls), to_messages(steps.head))
 
-        double = _double()
-        token = f"r{next(_TOKENS)}-{uuid.uuid4().hex[:8]}"
-        base = f"{double.base}/{token}"
+    def _send_messages(
+        self, row: RowRef, tools: list[Any], messages: list[Any]
+    ) -> tuple[Payload, list[Any]]:
+        from pydantic_ai import Agent, capture_run_messages
+
         _, build = _MODELS[row.api]
-        error: BaseException | None = None
-        with _RENDER_LOCK, warnings.catch_warnings(), _no_downloads():
+        run_messages: list[Any] = []
+
+        def send(base: str) -> None:
+            agent: Any = Agent(build(row, base), tools=tools)
+            with capture_run_messages() as captured:
+                try:
+                    _run(agent, messages)
+                finally:
+                    run_messages.extend(captured)
+
+        with _RENDER_LOCK, warnings.catch_warnings(), _fixture_host_is_public(fixture_host()):
             warnings.simplefilter("ignore")
-            model = build(row, base)
-            agent: Any = Agent(model, tools=[_tool(n) for n in _tool_names(history)])
-            try:
-                _run(agent, messages)
-            except Exception as raised:
-                error = raised
-        sent = [body for line, body in double.take(token) if line.startswith("POST ")]
-        if sent:
-            return json.loads(sent[0])
-        if error is not None:
-            raise error
-        raise NoRequestSent(f"pydantic-ai sent no request to {row.api} and raised nothing")
+            payload = body_or_raise(row.api, send)
+        return payload, run_messages
 
+    def repro(self, row: RowRef, history: History) -> str:
+        """A standalone script (pydantic-ai and the standard library) that sends this cell's
+        request to a recorder on 127.0.0.1 and prints the payload as indented JSON."""
+        from conformance.targets.pydantic_ai_repro import repro_script
 
-def _run(agent: Any, messages: list[Any]) -> None:
-    """`Agent.run(None, message_history=...)` on a fresh event loop: the trailing request of
-    the history is the one sent."""
-
-    async def main() -> None:
-        await agent.run(None, message_history=messages)
-
-    asyncio.run(main())
+        return repro_script(row, history, self.version)

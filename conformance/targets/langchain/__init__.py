@@ -1,0 +1,180 @@
+"""The LangChain target: langchain-core messages, rendered by each provider's official
+integration package, observed on the wire.
+
+How a cell is rendered:
+
+1. The canonical history becomes LangChain messages (`to_messages`): `HumanMessage`,
+   `AIMessage(tool_calls=[...])`, one `ToolMessage` per tool result with langchain-core 1.x
+   standard content blocks for media, and tool-produced user content as a `HumanMessage` after
+   the tool messages (`_messages.py` says which block shapes and why).
+2. The row's chat model from its integration package (`ChatOpenAI`, `ChatAnthropic`,
+   `ChatGoogleGenerativeAI`, `ChatBedrockConverse`, ...; `_models.py`) is built with a fake
+   key and its base URL on the suite's loopback recorder, the scenario's tools are bound with
+   `bind_tools`, and `invoke(messages)` sends the request, as a LangChain user does. The
+   recorder answers 400, so exactly one request is made and nothing leaves the machine.
+3. What the integration raises before a request arrives is the outcome; `refusal_types` are
+   the exception types the packages raise for content a provider cannot carry.
+
+Storage round trip: `messages_to_dict` to JSON, `messages_from_dict`, render again (LangChain's
+documented chat-history storage, what `FileChatMessageHistory` and the database histories use;
+`dumpd`/`load` is its general serializer for any `Serializable`, with an allow-list of classes
+to load, and not what it documents for persisting conversations).
+
+The module imports without LangChain; the target then reports itself `unavailable`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import socket
+import warnings
+from collections.abc import Generator
+from contextlib import contextmanager
+from importlib import metadata
+from typing import Any
+
+from conformance.history import History
+from conformance.targets.base import Payload, RowRef
+from conformance.targets.langchain._messages import (
+    dump_messages,
+    load_messages,
+    to_messages,
+    tool_names,
+)
+from conformance.targets.langchain._models import MODELS, import_error
+from conformance.toolkit import body_or_raise
+
+__all__ = [
+    "DISTRIBUTION",
+    "INSTALL_HINT",
+    "LangChainTarget",
+    "dump_messages",
+    "load_messages",
+    "to_messages",
+]
+
+DISTRIBUTION = "langchain-core"
+INSTALL_HINT = (
+    "pip install langchain-core langchain-openai langchain-anthropic langchain-google-genai "
+    "langchain-aws langchain-mistralai langchain-cohere langchain-groq langchain-xai "
+    'langchain-huggingface (or `nox -s "target(langchain)"`)'
+)
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _missing() -> str | None:
+    try:
+        importlib.import_module("langchain_core")
+    except ImportError:
+        return f"langchain-core is not installed: {INSTALL_HINT}"
+    return None
+
+
+def _tool(name: str) -> Any:
+    from langchain_core.tools import StructuredTool
+
+    def tool() -> str:
+        return ""
+
+    return StructuredTool.from_function(
+        func=tool,
+        name=name,
+        description="A tool of the scenario; the model is never asked to run it again.",
+    )
+
+
+def _sdk_versions() -> dict[str, str]:
+    names = [
+        DISTRIBUTION,
+        *dict.fromkeys(d for s in MODELS.values() for d in (s.distribution, s.sdk)),
+    ]
+    found = {name: _version(name) for name in names}
+    return {name: version for name, version in found.items() if version is not None}
+
+
+def _refusal_types() -> tuple[type[BaseException], ...]:
+    """What the integration packages raise, before sending, for content a provider cannot
+    carry (docs/langchain.md#refusals reads each one in the packages' source)."""
+    return (ValueError,)
+
+
+class LangChainTarget:
+    """langchain-core messages through each provider's LangChain chat model, `invoke` with
+    the scenario's tools bound."""
+
+    name = "langchain"
+
+    def __init__(self) -> None:
+        self.unavailable = _missing()
+        self.version = _version(DISTRIBUTION) or "not installed"
+        self.sdk_versions: dict[str, str] = _sdk_versions()
+        self.refusal_types: tuple[type[BaseException], ...] = _refusal_types()
+        self.unsupported_error: type[BaseException] = ValueError
+
+    def supports(self, row: RowRef) -> str | None:
+        if self.unavailable is not None:
+            return self.unavailable
+        spec = MODELS.get(row.api)
+        if spec is None:
+            return f"the langchain target has no integration package for api {row.api!r}"
+        error = import_error(spec)
+        if error is not None:
+            return (
+                f"{spec.distribution} is not importable beside langchain-core {self.version} "
+                f"({error}); pip install {spec.distribution}"
+            )
+        return None
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        return self._send(row, history, to_messages(history))
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        return self._send(row, history, load_messages(dump_messages(to_messages(history))))
+
+    def repro(self, row: RowRef, history: History) -> str:
+        from conformance.targets.langchain._repro import repro_script
+
+        return repro_script(row, history)
+
+    def _send(self, row: RowRef, history: History, messages: list[Any]) -> Payload:
+        spec = MODELS[row.api]
+        tools = [_tool(n) for n in tool_names(history)]
+
+        def send(base: str) -> None:
+            spec.build(row, base).bind_tools(tools).invoke(messages)
+
+        with warnings.catch_warnings(), _loopback_only():
+            warnings.simplefilter("ignore")  # the suite runs with warnings as errors
+            return body_or_raise(row.api, send)
+
+
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
+@contextmanager
+def _loopback_only() -> Generator[None]:
+    """Name resolution for loopback hosts only while a cell renders: an integration that
+    downloads URL media (langchain-google-genai does, with `requests`) may fetch from the
+    suite's fixture host on 127.0.0.1, never from the network. A refused lookup surfaces as
+    the integration's own connection error: a crash of the cell, never a pass."""
+    original = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if name not in _LOOPBACK:
+            raise socket.gaierror(
+                socket.EAI_NONAME, f"the conformance suite resolves loopback hosts only: {name}"
+            )
+        return original(host, *args, **kwargs)
+
+    socket.getaddrinfo = getaddrinfo
+    try:
+        yield
+    finally:
+        socket.getaddrinfo = original

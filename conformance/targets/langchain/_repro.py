@@ -1,0 +1,200 @@
+"""A standalone reproducer for one cell: LangChain and the standard library only.
+
+The script rebuilds the cell's history as LangChain messages written out as constructor calls,
+builds the row's chat model from its integration package with its base URL on a stdlib
+`http.server` on 127.0.0.1 (which records the request and answers 400), binds the tools and
+calls `invoke`, as the target does. It prints the captured request body as indented JSON, or
+what LangChain raised before sending. URL media is served by the script itself on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import base64
+import pprint
+import re
+from typing import Any
+
+from conformance.fixtures import fixture_bytes
+from conformance.history import History, Media
+from conformance.targets.base import RowRef
+from conformance.targets.langchain._messages import to_block, tool_names
+from conformance.targets.langchain._models import MODELS
+
+__all__ = ["repro_script"]
+
+_URL = "__conformance_fixture_url__:"
+
+
+def _content(parts: list[Any]) -> Any:
+    from conformance.history import Text
+
+    if len(parts) == 1 and isinstance(parts[0], Text):
+        return parts[0].text
+    blocks: list[dict[str, Any]] = []
+    for part in parts:
+        block = to_block(part)
+        if "url" in block:
+            block["url"] = _URL + part.identifier
+        blocks.append(block)
+    return blocks
+
+
+def _literal(value: Any) -> str:
+    text = pprint.pformat(value, width=96, sort_dicts=False)
+    return re.sub(
+        r"'" + re.escape(_URL) + r"([^']+)'",
+        lambda m: f'FIXTURE_ORIGIN + "/conformance/{m[1]}"',
+        text,
+    )
+
+
+def _message_lines(history: History) -> list[str]:
+    from conformance.history import ToolCall, ToolResult
+
+    lines: list[str] = []
+    calls: list[dict[str, Any]] = []
+
+    def flush() -> None:
+        if calls:
+            lines.append(f'AIMessage(content="", tool_calls={_literal(list(calls))}),')
+            calls.clear()
+
+    for item in history:
+        if isinstance(item, ToolCall):
+            calls.append(
+                {
+                    "type": "tool_call",
+                    "name": item.name,
+                    "args": item.arguments,
+                    "id": item.tool_call_id,
+                }
+            )
+            continue
+        flush()
+        if isinstance(item, ToolResult):
+            lines.append(
+                f"ToolMessage(content={_literal(_content(list(item.content)))}, "
+                f"tool_call_id={item.tool_call_id!r}, name={item.name!r}, "
+                f"status={item.status!r}),"
+            )
+        else:
+            kind = {"system": "SystemMessage", "user": "HumanMessage", "assistant": "AIMessage"}
+            content = (
+                item.content if isinstance(item.content, str) else _content(list(item.content))
+            )
+            lines.append(f"{kind[item.role]}(content={_literal(content)}),")
+    flush()
+    return lines
+
+
+def _fixtures(history: History) -> dict[str, tuple[str, str]]:
+    from conformance.history import Message, ToolResult
+
+    found: dict[str, tuple[str, str]] = {}
+    for item in history:
+        parts = item.content if isinstance(item, Message | ToolResult) else []
+        for part in parts if isinstance(parts, list) else []:
+            if isinstance(part, Media) and part.url is not None:
+                data = base64.b64encode(fixture_bytes(part.identifier)).decode("ascii")
+                found[part.identifier] = (part.media_type, data)
+    return found
+
+
+_TEMPLATE = '''\
+"""Reproducer: {cell_note}.
+
+What LangChain {framework} sends to the {api} api for a tool result, captured offline: the
+request goes to a local server on 127.0.0.1 that records it and answers 400.
+Needs: pip install {distributions}
+"""
+
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import StructuredTool
+{model_import}
+
+FIXTURES = {fixtures}
+CAPTURED = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):  # the fixture media, for URL sources
+        name = self.path.rsplit("/", 1)[-1]
+        if name not in FIXTURES:
+            self.send_error(404)
+            return
+        media_type, data = FIXTURES[name]
+        body = base64.b64decode(data)
+        self.send_response(200)
+        self.send_header("content-type", media_type)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):  # the provider api: record, answer 400
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        CAPTURED.append((self.path, body))
+        reply = json.dumps({{"error": {{"message": "recorded", "type": "invalid_request_error"}}}})
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply.encode())
+
+    def log_message(self, *args):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+FIXTURE_ORIGIN = "http://127.0.0.1:%d" % server.server_address[1]
+BASE = FIXTURE_ORIGIN + "/api"
+
+
+def tool():
+    return ""
+
+
+tools = [
+    StructuredTool.from_function(func=tool, name=name, description="A tool of the scenario.")
+    for name in {tools}
+]
+messages = [
+{messages}
+]
+
+model = {model}
+raised = None
+try:
+    model.bind_tools(tools).invoke(messages)
+except Exception as error:  # the 400 answer, or a refusal before sending
+    raised = error
+server.shutdown()
+if CAPTURED:
+    path, body = CAPTURED[0]
+    print("POST", path)
+    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
+else:
+    print("nothing sent; raised %s: %s" % (type(raised).__name__, raised))
+'''
+
+
+def repro_script(row: RowRef, history: History) -> str:
+    """The source of the reproducer script for `row` and `history`."""
+    spec = MODELS[row.api]
+    messages = "\n".join("    " + line.replace("\n", "\n    ") for line in _message_lines(history))
+    return _TEMPLATE.format(
+        cell_note=f"{row.id}, {row.model}",
+        framework=spec.distribution,
+        api=row.api,
+        distributions=f"langchain-core {spec.distribution}",
+        model_import=spec.imports,
+        fixtures=pprint.pformat(_fixtures(history), width=96),
+        tools=repr(tool_names(history)),
+        messages=messages,
+        model=spec.source.format(model=row.model),
+    )

@@ -1,0 +1,250 @@
+"""The langchain target: translation into LangChain messages, storage round trip, capture
+through the integration packages, typed refusals, and the standalone reproducer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
+from conformance.matrix import load_matrix
+from conformance.scenarios import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
+from conformance.targets import resolve_target
+from conformance.targets.base import RowRef
+
+pytest.importorskip(
+    "langchain_core",
+    reason="LangChain is not installed: pip install langchain-core langchain-openai ... "
+    '(the `langchain` dependency group), or nox -s "target(langchain)"',
+)
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from conformance.targets.langchain import (
+    LangChainTarget,
+    dump_messages,
+    load_messages,
+    to_messages,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS = {
+    c.row_id: RowRef(id=c.row_id, api=c.api, family=c.family, model=c.model)
+    for c in load_matrix(ROOT / "matrix.yaml").cells()
+}
+
+
+def test_entry_point_names_the_target_its_versions_and_refusals() -> None:
+    target = resolve_target("langchain")
+    assert isinstance(target, LangChainTarget)
+    assert target.unavailable is None
+    assert target.version[0].isdigit()
+    assert target.sdk_versions["langchain-core"] == target.version
+    assert {"langchain-openai", "openai", "langchain-aws", "boto3"} <= set(target.sdk_versions)
+    assert target.refusal_types == (ValueError,)
+
+
+def test_every_row_has_an_integration_package() -> None:
+    target = LangChainTarget()
+    assert {row.api: target.supports(row) for row in ROWS.values()} == {
+        row.api: None for row in ROWS.values()
+    }
+    other = RowRef(id="x/y", api="not-an-api", family="y", model="m")
+    assert "no integration package" in (target.supports(other) or "")
+
+
+def test_result_style_media_is_a_standard_block_in_a_tool_message() -> None:
+    human, call, result = to_messages(scenario("image", "inline", "result"))
+    assert isinstance(human, HumanMessage)
+    assert isinstance(call, AIMessage)
+    assert [(c["name"], c["id"], c["args"]) for c in call.tool_calls] == [
+        ("get_image", CALL_ID, {})
+    ]
+    assert isinstance(result, ToolMessage)
+    assert (result.tool_call_id, result.name, result.status) == (CALL_ID, "get_image", "success")
+    (block,) = result.content
+    assert isinstance(block, dict)
+    assert block["type"] == "image"
+    assert block["mime_type"] == "image/png"
+    assert block["base64"].startswith("iVBORw0KGgo")  # the PNG signature, base64
+
+
+def test_documents_are_file_blocks_with_a_filename_and_urls_stay_urls() -> None:
+    (block,) = to_messages(scenario("document", "url", "result"))[2].content
+    assert isinstance(block, dict)
+    block = cast("dict[str, Any]", block)
+    assert sorted(block) == ["filename", "mime_type", "type", "url"]
+    assert (block["type"], block["mime_type"], block["filename"]) == (
+        "file",
+        "application/pdf",
+        "report.pdf",
+    )
+    assert str(block["url"]).endswith("/conformance/report.pdf")
+
+
+def test_text_result_is_the_exact_string() -> None:
+    result = to_messages(scenario("text", "inline", "result"))[2]
+    assert result.content == TEXT_FIXTURE
+
+
+def test_prompt_style_is_a_human_message_after_the_tool_message() -> None:
+    *_, result, user = to_messages(scenario("audio", "inline", "prompt"))
+    assert isinstance(result, ToolMessage)
+    assert isinstance(user, HumanMessage)
+    (block,) = user.content
+    assert isinstance(block, dict)
+    assert (block["type"], block["mime_type"]) == ("audio", "audio/wav")
+
+
+def test_error_result_is_a_tool_message_with_status_error() -> None:
+    result = to_messages(scenario("text", "inline", "error"))[2]
+    assert isinstance(result, ToolMessage)
+    assert (result.status, result.content) == ("error", ERROR_FIXTURE)
+
+
+def test_parallel_calls_are_one_ai_message_and_a_tool_message_each() -> None:
+    history: History = [
+        Message(role="system", content="Be brief."),
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="a", name="one"),
+        ToolCall(tool_call_id="b", name="two"),
+        ToolResult(tool_call_id="a", name="one", content=[Text(text="1")]),
+        ToolResult(
+            tool_call_id="b",
+            name="two",
+            content=[Text(text="2"), Image(media_type="image/png", data=b"x", identifier="x")],
+        ),
+        Message(role="assistant", content="done"),
+    ]
+    messages = to_messages(history)
+    assert [m.type for m in messages] == ["system", "human", "ai", "tool", "tool", "ai"]
+    assert [c["id"] for c in messages[2].tool_calls] == ["a", "b"]
+    assert [m.tool_call_id for m in messages[3:5]] == ["a", "b"]
+    assert messages[4].content[0] == {"type": "text", "text": "2"}
+
+
+@pytest.mark.parametrize("style", ["result", "prompt", "error"])
+def test_storage_round_trip_keeps_every_message(style: str) -> None:
+    messages = to_messages(scenario("video", "inline", style))  # type: ignore[arg-type]
+    again = load_messages(dump_messages(messages))
+    assert again == messages
+    assert dump_messages(again) == dump_messages(messages)
+
+
+def test_payload_is_the_body_the_integration_sent() -> None:
+    payload = LangChainTarget().render(
+        ROWS["anthropic/claude-sonnet-4"], scenario("image", "inline", "result")
+    )
+    assert payload["model"] == "claude-sonnet-4-5"
+    assert [t["name"] for t in payload["tools"]] == ["get_image"]
+    (result,) = payload["messages"][2]["content"]
+    assert (result["type"], result["tool_use_id"]) == ("tool_result", CALL_ID)
+    assert result["content"][0]["type"] == "image"
+    assert result["content"][0]["source"]["type"] == "base64"
+
+
+def test_bedrock_payload_names_the_model_from_the_path() -> None:
+    payload = LangChainTarget().render(
+        ROWS["bedrock-converse/nova"], scenario("text", "inline", "error")
+    )
+    assert payload["modelId"] == "amazon.nova-pro-v1:0"
+    tool_result = payload["messages"][2]["content"][0]["toolResult"]
+    assert tool_result["status"] == "error"
+
+
+def test_a_refusal_is_a_value_error_before_sending() -> None:
+    with pytest.raises(ValueError, match="video"):
+        LangChainTarget().render(ROWS["openai-chat/gpt-4o"], scenario("video", "inline", "result"))
+
+
+def test_stored_rendering_is_byte_identical() -> None:
+    target = LangChainTarget()
+    row, history = ROWS["gemini/gemini-3"], scenario("document", "inline", "prompt")
+    assert json.dumps(target.render_stored(row, history)) == json.dumps(target.render(row, history))
+
+
+def _repro(row: str, content_type: str, source: str, style: str) -> tuple[str, str]:
+    history = scenario(content_type, source, style)  # type: ignore[arg-type]
+    script = LangChainTarget().repro(ROWS[row], history)
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", script],  # -I: no cwd on the path, so no suite import
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return script, run.stdout
+
+
+def test_repro_of_a_failing_cell_runs_standalone_and_prints_the_payload() -> None:
+    """Cohere drops tool-produced images (a `dropped` cell): the script shows the request."""
+    script, out = _repro("cohere/command-a-vision", "image", "inline", "prompt")
+    assert "conformance" not in script.replace("conformance/", "")
+    path, _, body = out.partition("\n")
+    assert path == "POST /api/v2/chat"
+    payload: dict[str, Any] = json.loads(body)
+    assert payload["model"] == "command-a-vision-07-2025"
+    assert payload["messages"][-1] == {"role": "user", "content": ""}  # the image is gone
+
+
+def test_repro_serves_url_media_itself_and_reports_a_refusal() -> None:
+    _, out = _repro("gemini/gemini-2.5", "image", "url", "result")
+    body = json.loads(out.partition("\n")[2])
+    assert body["contents"][2]["parts"][0]["inlineData"]["mime_type"] == "image/png"
+    _, out = _repro("openai-chat/gpt-4o", "video", "inline", "result")
+    assert out.startswith("nothing sent; raised ValueError: Block of type video")
+
+
+def _image_at(url: str) -> History:
+    return [
+        Message(role="user", content="Describe it."),
+        ToolCall(tool_call_id=CALL_ID, name="get_image"),
+        ToolResult(
+            tool_call_id=CALL_ID,
+            name="get_image",
+            content=[Image(media_type="image/png", url=url, identifier="chart.png")],
+        ),
+    ]
+
+
+def test_a_url_off_the_loopback_is_never_resolved() -> None:
+    """langchain-google-genai downloads URL media: off 127.0.0.1 the lookup is refused, and
+    the cell ends in the integration's own error (a crash, never a pass)."""
+    history = _image_at("https://example.com/conformance/chart.png")
+    with pytest.raises(Exception, match="resolves loopback hosts only"):
+        LangChainTarget().render(ROWS["gemini/gemini-2.5"], history)
+
+
+def test_url_media_on_the_fixture_host_is_downloaded_and_observed() -> None:
+    from conformance.toolkit import fixture_host
+
+    host = fixture_host()
+    with host.watch() as fetches:
+        payload = LangChainTarget().render(
+            ROWS["gemini/gemini-2.5"], _image_at(host.url("chart.png"))
+        )
+    assert [(f.path, f.status) for f in fetches] == [("/conformance/chart.png", 200)]
+    assert payload["contents"][2]["parts"][0]["inlineData"]["mime_type"] == "image/png"
+
+
+def test_the_results_record_langchain_and_its_sdk_versions(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
+    pytester.makepyfile(
+        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
+    )
+    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    run = pytester.runpytest(
+        "-k", "langchain:anthropic/claude-sonnet-4/image/inline/result:outcome",
+        "--conformance-target", "langchain", "--conformance-results", "r.jsonl",
+    )  # fmt: skip
+    run.assert_outcomes(passed=1)
+    lines = [json.loads(x) for x in (pytester.path / "r.jsonl").read_text("utf-8").splitlines()]
+    target = LangChainTarget()
+    assert lines[0]["targets"] == {"langchain": target.version}
+    assert lines[0]["sdk_versions"] == {"langchain": target.sdk_versions}
+    assert lines[1]["outcome"] == "native"
