@@ -183,6 +183,36 @@ def schemas(session: nox.Session) -> None:
     session.run("pytest", "-q", "-k", "sdk", "--conformance-sdk-schema", *session.posargs)
 
 
+BENCHMARKS = ("reference", "cells", "growth", "results", "golden", "large_media", "xdist")
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """The benchmarks of docs/performance.md, one table each (slow: minutes). Posargs name some
+    of them (`nox -s bench -- reference results`); the framework figure runs on each target's
+    venv that `nox -s "target(NAME)"` left in .nox/."""
+    _install(session, "test")
+    session.install("pytest-xdist")
+    chosen = session.posargs or [*BENCHMARKS, "framework"]
+    for name in chosen:
+        if name == "framework":
+            for target in TARGETS:
+                python = Path(".nox") / f"target-{target}" / "bin" / "python"
+                if not python.exists():
+                    session.log(f"framework {target}: no venv at {python}; skipped")
+                    continue
+                session.log(f"== framework: {target}")
+                session.run(
+                    "python", "benchmarks/bench_framework.py", "--target", target,
+                    "--python", str(python),
+                )  # fmt: skip
+            continue
+        if name not in BENCHMARKS:
+            session.error(f"no benchmark {name!r}; known: {', '.join(BENCHMARKS)}, framework")
+        session.log(f"== {name}")
+        session.run("python", f"benchmarks/bench_{name}.py")
+
+
 @nox.session(default=False)
 def nightly(session: nox.Session) -> None:
     """The properties with 2,000+ examples each; failures are saved as examples to review."""

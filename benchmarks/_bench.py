@@ -31,11 +31,12 @@ if pid == 0:
     os.execvp(sys.argv[2], sys.argv[2:])
 _, status, usage = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as out:
-    out.write(str(usage.ru_maxrss))
+    out.write(f"{usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}")
 sys.exit(os.waitstatus_to_exitcode(status))
 """
-"""A small process that starts the command and writes its peak RSS (KiB): measured from a
-parent of its own, since a child's ru_maxrss starts from its parent's size at the fork."""
+"""A small process that starts the command and writes its peak RSS (KiB) and CPU seconds (user
+and system): measured from a parent of its own, since a child's ru_maxrss starts from its
+parent's size at the fork."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class Run:
     max_rss_mib: float
     returncode: int
     output: str
+    cpu: float = float("nan")
+    """CPU seconds of the command (user and system): on a shared, loaded machine a steadier
+    figure than wall time, which includes waiting for a core."""
 
 
 def run(
@@ -70,8 +74,11 @@ def run(
         elapsed = time.perf_counter() - start
         out.seek(0)
         output = out.read()
-        rss = int(usage.read_text()) / 1024 if usage.exists() else float("nan")
-    return Run(elapsed, rss, done.returncode, output)
+        rss, cpu = float("nan"), float("nan")
+        if usage.exists():
+            kib, seconds = usage.read_text().split()
+            rss, cpu = int(kib) / 1024, float(seconds)
+    return Run(elapsed, rss, done.returncode, output, cpu)
 
 
 def median_run(runs: Sequence[Run]) -> Run:
@@ -83,6 +90,7 @@ def median_run(runs: Sequence[Run]) -> Run:
         middle.max_rss_mib,
         middle.returncode,
         middle.output,
+        statistics.median(r.cpu for r in runs),
     )
 
 

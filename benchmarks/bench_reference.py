@@ -56,8 +56,11 @@ def main() -> None:
         "empty": "pytest in an empty folder",
         "repo": "the repository's `pytest -m conformance` (also collects the self-tests)",
     }
-    rows = [(labels[k], f"{r.seconds:.2f} s", f"{r.max_rss_mib:.0f} MiB") for k, r in med.items()]
-    print(table(("run", "wall", "peak RSS"), rows))
+    rows = [
+        (labels[k], f"{r.seconds:.2f} s", f"{r.cpu:.2f} s", f"{r.max_rss_mib:.0f} MiB")
+        for k, r in med.items()
+    ]
+    print(table(("run", "wall", "CPU", "peak RSS"), rows))
 
 
 if __name__ == "__main__":

@@ -100,7 +100,7 @@ def main() -> None:
             "diff": [*_CLI, "diff", str(big), str(worse), "-o", str(out)],
             "python start-up and import": [*_CLI[:2], "import conformance.cli"],
         }
-        rows: list[tuple[str, str, str]] = []
+        rows: list[tuple[str, str, str, str]] = []
         for label, command in commands.items():
             runs = [run(command, cwd=ROOT) for _ in range(options.rounds)]
             codes = {r.returncode for r in runs}
@@ -109,13 +109,18 @@ def main() -> None:
                 raise SystemExit(f"{label}: exit {codes}:\n{runs[0].output[-2000:]}")
             peak = max(r.max_rss_mib for r in runs)
             rows.append(
-                (label, f"{statistics.median(r.seconds for r in runs):.2f} s", f"{peak:.0f} MiB")
+                (
+                    label,
+                    f"{statistics.median(r.seconds for r in runs):.2f} s",
+                    f"{statistics.median(r.cpu for r in runs):.2f} s",
+                    f"{peak:.0f} MiB",
+                )
             )
     print(
         f"{total:,} result lines ({len(names)} targets x {per_target} lines); medians of "
         f"{options.rounds}"
     )
-    print(table(("command", "wall", "peak RSS"), rows))
+    print(table(("command", "wall", "CPU", "peak RSS"), rows))
 
 
 if __name__ == "__main__":
