@@ -44,16 +44,25 @@ def main() -> None:
         version = lines[0].get("targets", {}).get(options.target, "?")
     wall = {name: statistics.median(r.seconds for r in rs) for name, rs in runs.items()}
     per_cell = (wall["all"] - wall["none"]) / max(1, len(ran)) * 1000
+    cpu = {name: statistics.median(r.cpu for r in rs) for name, rs in runs.items()}
+    cpu_per_cell = (cpu["all"] - cpu["none"]) / max(1, len(ran)) * 1000
     peak = max(r.max_rss_mib for r in runs["all"])
     print(f"target {options.target} {version}; {len(ran)} cells ran; medians of {options.rounds}")
     print(
         table(
-            ("all cells", "start-up (all deselected)", "per cell, after start-up", "peak RSS"),
+            (
+                "all cells",
+                "start-up (all deselected)",
+                "per cell, after start-up",
+                "CPU per cell, after start-up",
+                "peak RSS",
+            ),
             [
                 (
                     f"{wall['all']:.2f} s",
                     f"{wall['none']:.2f} s",
                     f"{per_cell:.1f} ms",
+                    f"{cpu_per_cell:.1f} ms",
                     f"{peak:.0f} MiB",
                 )
             ],
