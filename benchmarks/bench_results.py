@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _bench import ROOT, pytest_args, run, table, user_project
+from _bench import ROOT, passed, pytest_args, run, table, user_project
 
 _CLI = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
 
@@ -67,7 +67,7 @@ def main() -> None:
         folder = user_project(Path(tmp) / "project", cassettes=ROOT / "cassettes")
         seed = folder / "results.jsonl"
         done = run(pytest_args("-m", "conformance", "--conformance-results", str(seed)), cwd=folder)
-        if done.returncode != 0:
+        if not passed(done):
             raise SystemExit(f"the reference run failed:\n{done.output[-3000:]}")
         source = _lines(seed)
         per_target = len(source) - 2

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _bench import ROOT, Run, pytest_args, run, table, user_project
+from _bench import ROOT, Run, passed, pytest_args, run, table, user_project
 
 _RUN_FIELDS = {"run", "date", "end"}
 
@@ -46,7 +46,7 @@ def main() -> None:
                     ),
                     cwd=folder,
                 )
-                if done.returncode != 0:
+                if not passed(done):
                     raise SystemExit(f"{name}: pytest failed:\n{done.output[-3000:]}")
                 runs[name].append(done)
             same = same and _comparable(files["serial"]) == _comparable(files["-n 2"])
