@@ -21,7 +21,7 @@ from _bench import Run, run, table, user_project
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--target", required=True)
     parser.add_argument("--python", required=True, help="the Python of a venv with the framework")
     parser.add_argument("--rounds", type=int, default=3)

@@ -69,7 +69,7 @@ def _plain(node: Any) -> Any:
 def synthetic_matrix(cells: int, out: Path) -> int:
     """Write a matrix of about `cells` cells; return the exact count."""
     yaml = YAML(typ="rt")
-    source = _plain(yaml.load(ROOT / "matrix.yaml"))
+    source = _plain(yaml.load(ROOT / "matrix.yaml"))  # pyright: ignore[reportUnknownMemberType]
     per_copy = len(load_matrix(ROOT / "matrix.yaml").all_cells())
     copies = max(1, round(cells / per_copy))
     rows = source["rows"]
@@ -78,12 +78,12 @@ def synthetic_matrix(cells: int, out: Path) -> int:
     safe = YAML(typ="safe", pure=True)
     safe.default_flow_style = False
     with out.open("w", encoding="utf-8") as stream:
-        safe.dump(source, stream)
+        safe.dump(source, stream)  # pyright: ignore[reportUnknownMemberType]
     return len(load_matrix(out).all_cells())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="1000,2500,5000,10000")
     sizes = [int(s) for s in parser.parse_args().sizes.split(",")]
     rows: list[tuple[object, ...]] = []

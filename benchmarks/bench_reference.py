@@ -26,7 +26,7 @@ from _bench import ROOT, Run, median_run, passed, pytest_args, run, table, user_
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     rounds = parser.parse_args().rounds
     checks = ["--conformance-sdk-schema", "-m", "conformance"]

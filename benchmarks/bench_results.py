@@ -40,7 +40,7 @@ def _copies(
     """The source file's lines, once per target name, with the meta and end lines to match."""
     meta, *results, end = source
     cells = sorted({line["cell"] for line in results})
-    worse_cells = set(cells[::20]) if worse else set()
+    worse_cells: set[str] = set(cells[::20]) if worse else set()
     out: list[dict[str, Any]] = [{**meta, "targets": dict.fromkeys(names, "1.0.0")}]
     # A results file holds every cell line before the property lines (results.py checks it).
     cell_lines = [line for line in results if "property" not in line]
@@ -59,7 +59,7 @@ def _copies(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3)
     options = parser.parse_args()

@@ -30,7 +30,7 @@ def _comparable(path: Path) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     rounds = parser.parse_args().rounds
     with tempfile.TemporaryDirectory() as tmp:

@@ -74,9 +74,11 @@ carried as its inline cell expects (`accepted_outcomes`)."""
 
 
 def accepted_outcomes(cell: CellSpec) -> tuple[Outcome, ...]:
-    """The outcomes the cell's expectation accepts (without the download condition)."""
+    """The outcomes the cell's expectation accepts (without the download condition): a url
+    cell also accepts its inline cell's outcome when the target downloaded the URL and sent
+    the bytes (`_downloaded`), since those are then the inline cell's media."""
     want = EXPECTED_OUTCOME[cell.expect]
-    if cell.expect == "refuse-or-download" and cell.inline_expect is not None:
+    if cell.source == "url" and cell.inline_expect is not None:
         inline = EXPECTED_OUTCOME[cell.inline_expect]
         return (want,) if inline == want else (want, inline)
     return (want,)
@@ -373,15 +375,16 @@ def _api_accepts(run: CellRun) -> CheckResult:
             problems.append(f"{at}: {item.detail}")
         elif cell.expect == "unsupported" and item.outcome in _PRESENT:
             problems.append(f"{at}: sent, where the api carries no {item.content_type}")
-        elif cell.expect == "fallback" and where == "native":
-            problems.append(f"{at}: in the tool result, which does not carry it on this row")
-        elif cell.expect == "refuse-or-download":
-            if item.sent_as == "url":
-                problems.append(f"{at}: sent as a URL, which this api takes no URL form for")
-            elif cell.inline_expect == "unsupported" and item.outcome in _PRESENT:
+        elif cell.source == "url" and item.sent_as != "url" and cell.inline_expect is not None:
+            # Downloaded: the bytes are judged where the inline cell would be.
+            if cell.inline_expect == "unsupported" and item.outcome in _PRESENT:
                 problems.append(f"{at}: downloaded and sent, where the api carries none")
             elif cell.inline_expect == "fallback" and where == "native":
                 problems.append(f"{at}: downloaded into the tool result, which does not carry it")
+        elif cell.expect == "fallback" and where == "native":
+            problems.append(f"{at}: in the tool result, which does not carry it on this row")
+        elif cell.expect == "refuse-or-download" and item.sent_as == "url":
+            problems.append(f"{at}: sent as a URL, which this api takes no URL form for")
     if problems:
         return CheckResult(False, "\n".join(problems))
     return CheckResult(True, "media only where the row accepts it")

@@ -22,6 +22,7 @@ None of these imports a framework or an SDK.
 
 from __future__ import annotations
 
+import base64
 import itertools
 import json
 import re
@@ -92,7 +93,33 @@ def payload_of(api: str, exchange: Exchange) -> Payload:
         found = _BEDROCK_PATH.match(exchange.path.split("?", 1)[0])
         if found is not None:
             payload = {"modelId": unquote(found["model"]), **payload}
+        payload = _raw_blobs(payload)
     return payload
+
+
+def _raw_blobs(value: Any) -> Any:
+    """Converse parameters take media as raw bytes (boto3 base64-encodes them for the wire):
+    every `source.bytes` string of the JSON body becomes the bytes it encodes."""
+    if isinstance(value, list):
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return [_raw_blobs(item) for item in items]
+    if not isinstance(value, dict):
+        return value
+    mapping: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    out: dict[str, Any] = {}
+    for key, item in mapping.items():
+        blob = _blob(key, item)
+        out[key] = _raw_blobs(item) if blob is None else {**item, "bytes": blob}
+    return out
+
+
+def _blob(key: str, item: Any) -> bytes | None:
+    """The bytes a Converse `source` mapping's base64 `bytes` string encodes, else None."""
+    if key != "source" or not isinstance(item, dict):
+        return None
+    source: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
+    text = source.get("bytes")
+    return base64.b64decode(text) if isinstance(text, str) else None
 
 
 _ERROR_REPLY = json.dumps(

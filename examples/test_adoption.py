@@ -98,7 +98,7 @@ def test_the_readme_steps_then_a_regression_pr(workspace: Path, wheel: Path) -> 
     declared = (repo / "deviations" / f"{NAME}.yaml").read_text(encoding="utf-8")
     assert "TODO" not in declared
     assert declared.count("- cell:") == 4
-    assert "anthropic/claude-sonnet-4/text/inline/error" in declared
+    assert "anthropic/claude-sonnet-5/text/inline/error" in declared
     # One report holds the toy framework and the reference, on the same matrix.
     report = (repo / "report" / "compatibility.md").read_text(encoding="utf-8")
     assert NAME in report
@@ -110,7 +110,7 @@ def test_the_readme_steps_then_a_regression_pr(workspace: Path, wheel: Path) -> 
     assert metas[0]["matrix_digest"] == metas[1]["matrix_digest"]
     assert metas[0]["deviations"][NAME]["path"] == f"deviations/{NAME}.yaml"
 
-    # A pull request that sends audio to gpt-4o, which cannot take it: a regression at the
+    # A pull request that sends audio to gpt-6-luna, which cannot take it: a regression at the
     # required level, which the workflow's `conformance diff` fails on.
     shutil.copy(repo / "report" / "results.jsonl", repo / "report" / "base.jsonl")
     adapter = repo / "toyfw" / "openai_chat.py"
@@ -122,5 +122,5 @@ def test_the_readme_steps_then_a_regression_pr(workspace: Path, wheel: Path) -> 
     diff = _run("conformance diff report/base.jsonl report/head.jsonl -o report/diff.md", repo, env)
     assert diff.returncode == 1
     text = (repo / "report" / "diff.md").read_text(encoding="utf-8")
-    assert "openai-chat/gpt-4o/audio/inline/result" in text
+    assert "openai-chat/gpt-6/audio/inline/result" in text
     assert "regression" in text

@@ -15,9 +15,11 @@ import pytest
 
 from conformance import cli
 from conformance.config import ConfigError, load_config
-from results_data import CELL, result, write
+from results_data import result, write
 
 ROOT = Path(__file__).resolve().parent.parent
+CELL = "openai-chat/gpt-6/image/inline/result"
+"""A cell of the packaged matrix."""
 TEST_FILE = "from conformance.suite import test_conformance as test_conformance\n"
 
 
@@ -56,7 +58,7 @@ def test_tool_conformance_alone_runs_the_packaged_matrix(configured: pytest.Pyte
     run = configured.runpytest(
         "-k", f"{CELL} and not :snapshot", "--conformance-results", "r.jsonl"
     )
-    run.assert_outcomes(passed=2, xfailed=2)  # text-identical, provenance pass
+    run.assert_outcomes(passed=3, xfailed=2)  # text-identical, provenance, api-accepts pass
     meta = json.loads((configured.path / "r.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert meta["targets"] == {"mutant-drops-media": "0.1.0"}
     assert meta["deviations"]["mutant-drops-media"]["digest"].startswith("sha256:")
@@ -103,7 +105,7 @@ def test_the_documented_k_expression_keeps_everything_but_snapshots(
 ) -> None:
     run = configured.runpytest("--collect-only", "-q", "-k", f"{CELL} and not :snapshot")
     ids = [line for line in run.stdout.lines if "test_conformance[" in line]
-    assert len(ids) == 4
+    assert len(ids) == 5
     assert not any(":snapshot]" in i for i in ids)
     naive = configured.runpytest("--collect-only", "-q", "-k", "not snapshot")
     assert not [line for line in naive.stdout.lines if "test_conformance[" in line]

@@ -138,7 +138,7 @@ def test_storage_round_trip_keeps_every_message(style: str) -> None:
 
 def test_payload_is_the_body_the_integration_sent() -> None:
     payload = LangChainTarget().render(
-        ROWS["anthropic/claude-sonnet-4"], scenario("image", "inline", "result")
+        ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result")
     )
     assert payload["model"] == "claude-sonnet-4-5"
     assert [t["name"] for t in payload["tools"]] == ["get_image"]
@@ -159,7 +159,7 @@ def test_bedrock_payload_names_the_model_from_the_path() -> None:
 
 def test_a_refusal_is_a_value_error_before_sending() -> None:
     with pytest.raises(ValueError, match="video"):
-        LangChainTarget().render(ROWS["openai-chat/gpt-4o"], scenario("video", "inline", "result"))
+        LangChainTarget().render(ROWS["openai-chat/gpt-6"], scenario("video", "inline", "result"))
 
 
 def test_stored_rendering_is_byte_identical() -> None:
@@ -196,7 +196,7 @@ def test_repro_serves_url_media_itself_and_reports_a_refusal() -> None:
     _, out = _repro("gemini/gemini-2.5", "image", "url", "result")
     body = json.loads(out.partition("\n")[2])
     assert body["contents"][2]["parts"][0]["inlineData"]["mime_type"] == "image/png"
-    _, out = _repro("openai-chat/gpt-4o", "video", "inline", "result")
+    _, out = _repro("openai-chat/gpt-6", "video", "inline", "result")
     assert out.startswith("nothing sent; raised ValueError: Block of type video")
 
 
@@ -239,7 +239,7 @@ def test_the_results_record_langchain_and_its_sdk_versions(pytester: pytest.Pyte
     )
     (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
     run = pytester.runpytest(
-        "-k", "langchain:anthropic/claude-sonnet-4/image/inline/result:outcome",
+        "-k", "langchain:anthropic/claude-sonnet-5/image/inline/result:outcome",
         "--conformance-target", "langchain", "--conformance-results", "r.jsonl",
     )  # fmt: skip
     run.assert_outcomes(passed=1)

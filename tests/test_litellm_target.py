@@ -64,7 +64,7 @@ def test_a_missing_install_is_unavailable_with_the_hint(monkeypatch: pytest.Monk
     absent = LiteLLMTarget()
     assert absent.unavailable is not None
     assert INSTALL_HINT in absent.unavailable
-    assert absent.supports(ROWS["openai-chat/gpt-4o"]) == absent.unavailable
+    assert absent.supports(ROWS["openai-chat/gpt-6"]) == absent.unavailable
     assert absent.refusal_types == ()
 
 
@@ -156,7 +156,7 @@ def test_storage_round_trip_is_the_json_a_user_stores(style: str) -> None:
 
 def test_payload_is_the_body_litellm_sent(target: LiteLLMTarget) -> None:
     payload = target.render(
-        ROWS["anthropic/claude-sonnet-4"], scenario("image", "inline", "result")
+        ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result")
     )
     assert payload["model"] == "claude-sonnet-4-5"
     result = payload["messages"][2]["content"][0]
@@ -177,7 +177,7 @@ def test_bedrock_is_signed_and_sent_to_the_recorder(target: LiteLLMTarget) -> No
 def test_openai_route_moves_media_out_of_the_tool_message(target: LiteLLMTarget) -> None:
     """What the deviations file says of the OpenAI route, observed: the tool message keeps a
     placeholder, the image follows in a user message led by a text naming no call."""
-    payload = target.render(ROWS["openai-chat/gpt-4o"], scenario("image", "inline", "result"))
+    payload = target.render(ROWS["openai-chat/gpt-6"], scenario("image", "inline", "result"))
     tool, user = payload["messages"][2:]
     assert tool["role"] == "tool"
     assert isinstance(tool["content"], str)
@@ -216,7 +216,7 @@ def test_fixture_urls_are_downloaded_and_the_allowlist_restored(target: LiteLLMT
 
 
 def test_repro_script_uses_only_litellm_and_the_stdlib(target: LiteLLMTarget) -> None:
-    script = target.repro(ROWS["anthropic/claude-sonnet-4"], scenario("audio", "inline", "result"))
+    script = target.repro(ROWS["anthropic/claude-sonnet-5"], scenario("audio", "inline", "result"))
     imported: set[str] = set()
     for node in ast.walk(ast.parse(script)):
         if isinstance(node, ast.Import):
@@ -231,7 +231,7 @@ def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
 ) -> None:
     """anthropic audio inline result: LiteLLM drops the audio (a declared deviation); the script
     shows it on its own, offline, in this venv."""
-    row = ROWS["anthropic/claude-sonnet-4"]
+    row = ROWS["anthropic/claude-sonnet-5"]
     history = scenario("audio", "inline", "result")
     path = tmp_path / "repro.py"
     path.write_text(target.repro(row, history), encoding="utf-8")

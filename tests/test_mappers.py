@@ -49,7 +49,7 @@ IMAGE_ROWS = [
     for family, p in profiles.items()
     if "image" in p.tool_result | p.user
 ]
-COMPATIBLE = [("groq", "llama-4-scout"), ("xai", "grok-4"), ("huggingface", "qwen2.5-vl")]
+COMPATIBLE = [("groq", "qwen3.6"), ("xai", "grok-4"), ("huggingface", "qwen3.6")]
 PNG = fixture_bytes("chart.png")
 PDF = fixture_bytes("report.pdf")
 WAV = fixture_bytes("tone.wav")
@@ -312,7 +312,7 @@ def bedrock_tool_message(payload: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_bedrock_text_result_and_tool_config() -> None:
     payload = cell("bedrock-converse", "claude", "text")
-    assert payload["modelId"] == "anthropic.claude-sonnet-4-5-20250929-v1:0"
+    assert payload["modelId"] == "global.anthropic.claude-sonnet-5-5"
     assert payload["messages"][1] == {
         "role": "assistant",
         "content": [{"toolUse": {"toolUseId": CALL_ID, "name": "get_text", "input": {}}}],
@@ -519,13 +519,13 @@ def test_mistral_unsupported(family: str, content_type: ContentType, source: Sou
 def test_groq_tool_texts_stay_separate() -> None:
     """Joining two texts would send a third text that is neither; each stays its own part."""
     parts: list[Part] = [Text(text="a\r\n"), Text(text=" b ")]
-    messages = render("groq", "llama-4-scout", with_result(parts))["messages"]
+    messages = render("groq", "qwen3.6", with_result(parts))["messages"]
     assert messages[-1] == {
         "role": "tool",
         "tool_call_id": CALL_ID,
         "content": [{"type": "text", "text": "a\r\n"}, {"type": "text", "text": " b "}],
     }
-    one = render("groq", "llama-4-scout", with_result([Text(text="a\r\n")]))["messages"]
+    one = render("groq", "qwen3.6", with_result([Text(text="a\r\n")]))["messages"]
     assert one[-1]["content"] == "a\r\n"
 
 
@@ -564,7 +564,7 @@ def test_xai_takes_only_jpeg_and_png() -> None:
 
 
 def test_openai_chat_audio_preview_takes_audio_only() -> None:
-    messages = cell("openai-chat", "gpt-4o-audio-preview", "audio")["messages"]
+    messages = cell("openai-chat", "gpt-audio", "audio")["messages"]
     assert messages[-1]["content"] == [
         {"type": "text", "text": mark("audio")},
         {"type": "input_audio", "input_audio": {"data": b64(WAV), "format": "wav"}},
@@ -577,25 +577,25 @@ def test_openai_chat_audio_preview_takes_audio_only() -> None:
     ]
     for content_type, source in cases:
         with pytest.raises(UnsupportedContent):
-            cell("openai-chat", "gpt-4o-audio-preview", content_type, source)
+            cell("openai-chat", "gpt-audio", content_type, source)
 
 
 def test_openai_chat_image_url_and_no_file_url() -> None:
-    messages = cell("openai-chat", "gpt-4o", "image", "url")["messages"]
+    messages = cell("openai-chat", "gpt-6", "image", "url")["messages"]
     assert messages[-1]["content"][1] == {
         "type": "image_url",
         "image_url": {"url": fixture_url("chart.png")},
     }
     with pytest.raises(UnsupportedContent, match="inline"):
-        cell("openai-chat", "gpt-4o", "document", "url")
+        cell("openai-chat", "gpt-6", "document", "url")
 
 
 def test_openai_responses_urls_stay_in_the_function_output() -> None:
-    image = cell("openai-responses", "gpt-5", "image", "url")["input"][-1]
+    image = cell("openai-responses", "gpt-6", "image", "url")["input"][-1]
     assert image["output"] == [
         {"type": "input_image", "image_url": fixture_url("chart.png"), "detail": "auto"}
     ]
-    document = cell("openai-responses", "gpt-5", "document", "url")["input"][-1]
+    document = cell("openai-responses", "gpt-6", "document", "url")["input"][-1]
     assert document["output"] == [{"type": "input_file", "file_url": fixture_url("report.pdf")}]
 
 
@@ -603,7 +603,7 @@ def test_openai_responses_urls_stay_in_the_function_output() -> None:
     ("content_type", "name"), [("image", "chart.png"), ("document", "report.pdf")]
 )
 def test_anthropic_url_sources(content_type: ContentType, name: str) -> None:
-    message = cell("anthropic", "claude-sonnet-4", content_type, "url")["messages"][-1]
+    message = cell("anthropic", "claude-sonnet-5", content_type, "url")["messages"][-1]
     block = message["content"][0]["content"][0]
     assert block["source"] == {"type": "url", "url": fixture_url(name)}
 

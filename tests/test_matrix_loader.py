@@ -303,14 +303,16 @@ def test_text_has_one_source(matrix: Matrix) -> None:
     assert not [c.id for c in matrix.all_cells() if c.content_type == "text" and c.source == "url"]
 
 
-def test_refuse_or_download_cells_know_their_inline_cell(matrix: Matrix) -> None:
+def test_url_cells_know_their_inline_cell(matrix: Matrix) -> None:
+    """A download is judged as the inline cell of the same row, type and style."""
     either = [c for c in matrix.cells() if c.expect == "refuse-or-download"]
     assert either, "the matrix has url cells whose api has no URL form"
-    for cell in either:
-        assert cell.source == "url"
+    assert all(c.source == "url" for c in either)
+    urls = [c for c in matrix.cells() if c.source == "url"]
+    for cell in urls:
         inline = matrix.cell(cell.id.replace("/url/", "/inline/"))
         assert cell.inline_expect == inline.expect != "refuse-or-download"
-    assert all(c.inline_expect is None for c in matrix.all_cells() if c not in either)
+    assert all(c.inline_expect is None for c in matrix.all_cells() if c not in urls)
 
 
 def test_every_row_has_an_error_result(matrix: Matrix) -> None:
@@ -370,6 +372,7 @@ def test_cell_spec_fields_and_id(matrix: Matrix) -> None:
         cite=matrix.citations[declared.cite],
         cite_id=declared.cite,
         note=declared.note,
+        inline_expect=row.cells.image["inline"].prompt.expect,
     )
     for cell in matrix.cells():
         assert cell.id == f"{cell.api}/{cell.family}/{cell.content_type}/{cell.source}/{cell.style}"

@@ -45,7 +45,7 @@ def test_missing_pydantic_ai_fails_when_the_target_is_required(
 def test_missing_langchain_skips_with_the_install_hint(pytester: pytest.Pytester) -> None:
     _plugin_project(pytester, "import sys\nsys.modules['langchain_core'] = None\n")
     run = pytester.runpytest(
-        "-k", "langchain:anthropic/claude-sonnet-4/image/inline/result:outcome",
+        "-k", "langchain:anthropic/claude-sonnet-5/image/inline/result:outcome",
         "--conformance-target", "langchain", "-rs",
     )  # fmt: skip
     run.assert_outcomes(skipped=1)

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from conformance import scenarios
 from conformance.checks import CellRun, Check, applicable_checks, evaluate, run_cell
 from conformance.errors import NoRequestSent
 from conformance.history import Message, ToolCall, ToolResult
@@ -21,7 +20,6 @@ from conformance.observe import observe
 from conformance.scenarios import fixture_part
 from conformance.targets.base import RowRef, Target
 from conformance.targets.reference import ReferenceTarget
-from conformance.toolkit import fixture_host
 from mutants import (
     AddsMarkerToText,
     ChangesHistoryInPlace,
@@ -324,13 +322,6 @@ def test_a_history_changed_in_place_is_reported(matrix: Matrix) -> None:
     assert "changed the history it was given, in place" in evaluate(run, "no-silent-loss").detail
 
 
-@pytest.fixture
-def served_urls(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scenario URLs on the suite's fixture host, so a target's downloads are seen."""
-    monkeypatch.setattr(scenarios, "URL_BASE", fixture_host().url(""))
-
-
-@pytest.mark.usefixtures("served_urls")
 def test_a_url_downloaded_then_dropped_is_caught(matrix: Matrix) -> None:
     runs = _runs(DownloadsThenDrops(), matrix)
     url_media = _ids(matrix, "no-silent-loss", lambda c: c.source == "url")
@@ -339,7 +330,6 @@ def test_a_url_downloaded_then_dropped_is_caught(matrix: Matrix) -> None:
     assert {r.observation.url for r in runs if r.cell.id in url_media} == {"downloaded"}
 
 
-@pytest.mark.usefixtures("served_urls")
 def test_downloading_satisfies_refuse_or_download(matrix: Matrix) -> None:
     runs = _runs(DownloadsAndInlines(), matrix)
     either = {c.id for c in matrix.cells() if c.expect == "refuse-or-download"}

@@ -285,7 +285,7 @@ class Matrix(_Frozen):
                     for style in STYLES:
                         cell = styles.get(style)
                         inline_expect: Expectation | None = None
-                        if cell.expect == "refuse-or-download":
+                        if source == "url":  # a download is judged as the inline cell
                             inline_expect = by_source["inline"].get(style).expect
                         specs.append(
                             CellSpec(

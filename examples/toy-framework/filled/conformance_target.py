@@ -26,7 +26,7 @@ from conformance.targets.base import Payload, RowRef
 from conformance.toolkit import body_or_raise
 
 APIS = {"openai-chat": "openai", "anthropic": "anthropic"}
-ROWS = frozenset({"openai-chat/gpt-4o", "anthropic/claude-sonnet-4"})
+ROWS = frozenset({"openai-chat/gpt-6", "anthropic/claude-sonnet-5"})
 
 
 class Target:

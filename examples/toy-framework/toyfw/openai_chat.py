@@ -9,7 +9,7 @@ from typing import Any
 from toyfw.messages import Item, Media, Message, Part, ToolCall, ToolOutput, Unsupported
 from toyfw.providers import turns
 
-AUDIO_INPUT = False  # gpt-4o reads no audio (the gpt-4o-audio-preview models do)
+AUDIO_INPUT = False  # gpt-6-luna reads no audio (the gpt-audio models do)
 
 
 def _data_uri(media: Media) -> str:
