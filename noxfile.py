@@ -1,16 +1,18 @@
-"""Sessions: tests, schemas, conformance (the report), lint, typecheck, update_snapshots."""
+"""Sessions: tests, schemas, example, conformance (the report), lint, typecheck,
+update_snapshots."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import nox
 
-nox.options.sessions = ["lint", "typecheck", "tests", "schemas"]
+nox.options.sessions = ["lint", "typecheck", "tests", "schemas", "example"]
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
 nox.options.error_on_missing_interpreters = True
@@ -59,7 +61,9 @@ def _latest_target_results(session: nox.Session, results: Path) -> list[str]:
 
 @nox.session
 def conformance(session: nox.Session) -> None:
-    """The matrix on the reference target: writes the results, report (md, json, html), badges."""
+    """The matrix and the properties on the reference target: writes the results, the report
+    (md, json, html), badges per target and level, and the comparison of every target's
+    releases (compare.md, compare.html)."""
     _install(session, "schemas")
     REPORT.mkdir(exist_ok=True)
     results = REPORT / "results.jsonl"
@@ -96,7 +100,12 @@ def conformance(session: nox.Session) -> None:
         "-o",
         str(REPORT / "index.html"),
     )
-    session.run("conformance", "badges", str(results), "-o", str(REPORT / "badges"))
+    session.run("conformance", "badges", *report[2:], "-o", str(REPORT / "badges"))
+    # Frameworks side by side: the newest release of each target as a column, and the version
+    # timeline ("fixed in", "broke in") from every release's results file left in report/.
+    releases = [str(results), *sorted(str(p) for p in REPORT.glob("results-*.jsonl"))]
+    for name in ("compare.md", "compare.html"):
+        session.run("conformance", "compare", *releases, "-o", str(REPORT / name))
     failed = [
         line["cell"] + " " + line["check"]
         for line in map(json.loads, results.read_text(encoding="utf-8").splitlines())
@@ -109,7 +118,39 @@ def conformance(session: nox.Session) -> None:
 
 # Per target: its dependency group and the releases run, latest first. The
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
-TARGETS = {"pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0"))}
+# litellm: 1.110.2 is the newest release (late 2026-11); 1.100.0 was built 2026-09-06; 1.90.0
+# came out in 2026-06 (its 1.90.x patches are in the 2026-07-04 notes, BerriAI/litellm-docs#485).
+TARGETS = {
+    "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
+    "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
+    "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
+}
+
+# A target made of several distributions installs a pin set per version instead of
+# `<group>==<version>`. LangChain: langchain-core and its integration packages, with the
+# provider SDKs under them, as a resolver gave them on the day after each core release (uv
+# `--exclude-newer`): 1.8.3 is the latest (2026-11); 1.5.6 was released 2026-08-17
+# (langchain-ai/langchain#39704), 1.2.6 at the turn of 2026 (1.2.5 was released 2026-01-02,
+# langchain-ai/langchain#34456). So each set is what a user who installed then got.
+_LANGCHAIN_PINS = {
+    "1.8.3": "langchain-core==1.8.3 langchain-openai==1.7.4 langchain-anthropic==1.7.10 "
+    "langchain-google-genai==4.4.3 langchain-aws==1.9.1 langchain-mistralai==1.1.6 "
+    "langchain-cohere==0.6.0 langchain-groq==1.1.3 langchain-xai==1.3.0 "
+    "langchain-huggingface==1.2.3 openai==3.57.0 anthropic==2.15.0 google-genai==3.6.1 "
+    "boto3==1.44.8 botocore==1.44.8 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.33.0",
+    "1.5.6": "langchain-core==1.5.6 langchain-openai==1.5.2 langchain-anthropic==1.5.6 "
+    "langchain-google-genai==4.3.4 langchain-aws==1.7.2 langchain-mistralai==1.1.6 "
+    "langchain-cohere==0.6.0 langchain-groq==1.1.3 langchain-xai==1.3.0 "
+    "langchain-huggingface==1.2.2 openai==3.3.0 anthropic==0.122.0 google-genai==2.18.1 "
+    "boto3==1.43.74 botocore==1.43.74 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.28.0",
+    "1.2.6": "langchain-core==1.2.6 langchain-openai==1.1.6 langchain-anthropic==1.3.0 "
+    "langchain-google-genai==4.1.2 langchain-aws==1.2.0 langchain-mistralai==1.1.1 "
+    "langchain-cohere==0.5.0 langchain-groq==1.1.1 langchain-xai==1.2.0 "
+    "langchain-huggingface==1.2.0 openai==2.14.0 anthropic==0.75.0 google-genai==1.56.0 "
+    "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
+}
+PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
+SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target"}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
@@ -120,21 +161,29 @@ RELEASE_NEEDS = {("pydantic-ai", "1.85.0"): ("anthropic<1",)}
 @nox.session(default=False)
 @nox.parametrize("name", [nox.param(n, id=n) for n in TARGETS])
 def target(session: nox.Session, name: str) -> None:
-    """The matrix on a framework target, for its latest release and an older one, and the
-    properties on the latest (its known property failures are xfail in tests/test_properties).
+    """The matrix and the properties on a framework target, for its latest release and older
+    ones; then the target's own tests and its type check.
 
-    The latest release is checked in full (snapshots in snapshots/<target>/, deviations in
-    matrix.yaml describe it); the older one is classified cell by cell without the snapshot
-    check, and its verdicts are reported, not gated. Writes report/results-<name>-<version>.jsonl.
+    The latest release is gated (snapshots in snapshots/<target>/, deviations in
+    deviations/<target>.yaml describe it); the older ones are classified cell by cell without
+    the snapshot check, and their verdicts are reported, not gated. Writes
+    report/results-<name>-<version>.jsonl.
     """
     group, versions = TARGETS[name]
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
-    (requirement,) = nox.project.dependency_groups(PYPROJECT, group)
+    pins = PINS.get(name)
+    requirement, *beside = nox.project.dependency_groups(PYPROJECT, group)
+    if beside and not pins:  # the rest of the group, unpinned (litellm's boto3 signs Bedrock)
+        session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
+    module = name.replace("-", "_")
     for index, version in enumerate(versions):
-        session.install(f"{unpinned}=={version}", *RELEASE_NEEDS.get((name, version), ()))
+        session.install(
+            *(pins[version] if pins else [f"{unpinned}=={version}"]),
+            *RELEASE_NEEDS.get((name, version), ()),
+        )
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0
         session.run(
@@ -149,31 +198,74 @@ def target(session: nox.Session, name: str) -> None:
             "--conformance-results",
             str(results),
             *([] if latest else ["-k", "not :snapshot]"]),
+            # A framework that renders through real clients takes a few hundred ms a request:
+            # fewer histories per property (the gate's default is 50).
+            *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
             *session.posargs,
             env=env,
             success_codes=[0] if latest else [0, 1],
         )
         session.log(f"{name} {version}: {results}")
-        if latest:  # excluded from the default type check, which lacks the framework
-            session.run(
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "tests/test_properties.py",
-                "-k",
-                name,
-                "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
-                env={**env, "HYPOTHESIS_PROFILE": "dev"},
-            )
-            module = name.replace("-", "_")
-            session.run(
-                "pyright",
-                "--pythonpath",
-                session.virtualenv.bin + "/python",
-                f"conformance/targets/{module}.py",
-                f"tests/test_{module}_target.py",
-            )
+        if not latest:
+            continue
+        # The target's own tests skip in the `tests` session (no framework there): run here.
+        session.run(
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"tests/test_{module}_target.py",
+            "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+            env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
+        )
+        # pyright applies pyproject's `exclude` even to files named on its command line (it
+        # analyzed none of them), so these get a config of their own, beside the venvs.
+        package = Path(f"conformance/targets/{module}")  # a module or a package
+        files = [
+            str(package if package.is_dir() else package.with_suffix(".py")),
+            f"tests/test_{module}_target.py",
+        ]
+        config = Path(".nox") / f"pyright-{name}.json"
+        config.write_text(
+            json.dumps(
+                {
+                    "include": [f"../{f}" for f in files],
+                    "typeCheckingMode": "strict",
+                    "pythonVersion": "3.11",
+                    "executionEnvironments": [{"root": "..", "extraPaths": ["../tests"]}],
+                }
+            ),
+            encoding="utf-8",
+        )
+        session.run(
+            "pyright", "-p", str(config), "--pythonpath", session.virtualenv.bin + "/python"
+        )
+
+
+@nox.session
+def example(session: nox.Session) -> None:
+    """The worked example: build the wheel, adopt it in examples/toy-framework from a fresh venv
+    outside the source tree (the README's steps, word for word), gate a regression PR."""
+    # pytest and the plugin, for this repository's own pytest config (which names hypothesis)
+    session.install("-e", ".", "hypothesis")
+    dist = Path(session.create_tmp()).resolve() / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    if shutil.which("uv"):
+        session.run("uv", "build", "--wheel", "--out-dir", str(dist), external=True)
+    else:
+        session.install("build")
+        session.run("python", "-m", "build", "--wheel", "--outdir", str(dist))
+    (wheel,) = dist.glob("*.whl")
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "examples/test_adoption.py",
+        "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+        *session.posargs,
+        env={"CONFORMANCE_WHEEL": str(wheel)},
+    )
 
 
 @nox.session

@@ -26,8 +26,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from conformance.deviations import DECLARABLE_CHECKS, PLACEHOLDER, strongest
+from conformance.levels import PROPERTY_LEVELS
 from conformance.matrix import LocatedError
-from conformance.results import Expect, Outcome, ResultLine, Results
+from conformance.results import Expect, Outcome, PropertyLine, ResultLine, Results
 
 __all__ = ["Rule", "Rules", "RulesError", "from_results", "load_rules", "render_deviations"]
 
@@ -157,7 +158,42 @@ def from_results(results: Results, target: str, rules: Rules) -> list[dict[str, 
         if rule and rule.notes:
             entry["notes"] = rule.notes
         out.append(entry)
+    out += _property_entries(results, target, rules)
     return out
+
+
+def _property_entries(results: Results, target: str, rules: Rules) -> list[dict[str, Any]]:
+    """One deviation per failing property (`property/<name>`, its own check, no outcome); a
+    rule matches it on `check` (the property's name), `cell` and `detail` only."""
+    out: list[dict[str, Any]] = []
+    for file in results.files:
+        for line in file.properties:
+            if line.target != target or line.verdict not in ("fail", "xfail"):
+                continue
+            rule = next((r for r in rules.rules if _matches_property(r.when, line)), None)
+            entry: dict[str, Any] = {
+                "cell": line.cell,
+                "checks": [line.check],
+                "outcome": None,
+                "level": PROPERTY_LEVELS[line.check],
+                "reason": rule.reason if rule else PLACEHOLDER,
+            }
+            if rule and rule.link:
+                entry["link"] = rule.link
+            if rule and rule.notes:
+                entry["notes"] = rule.notes
+            out.append(entry)
+    return out
+
+
+def _matches_property(when: When, line: PropertyLine) -> bool:
+    if when.api is not None or when.expect is not None or when.outcome is not None:
+        return False  # a property spans every api and has no expectation or outcome
+    if when.check is not None and when.check != line.check:
+        return False
+    if when.cell is not None and not re.search(when.cell, line.cell):
+        return False
+    return when.detail is None or re.search(when.detail, line.detail) is not None
 
 
 def render_deviations(target: str, entries: Sequence[dict[str, Any]]) -> str:
@@ -171,9 +207,10 @@ def render_deviations(target: str, entries: Sequence[dict[str, Any]]) -> str:
     for entry in entries:
         lines.append(f"  - cell: {entry['cell']}")
         lines.append(f"    checks: [{', '.join(entry['checks'])}]")
-        outcome = str(entry["outcome"])
-        plain = re.fullmatch(r"[a-z][a-z-]*", outcome)
-        lines.append(f"    outcome: {outcome if plain else json.dumps(outcome)}")
+        if entry["outcome"] is not None:  # a property has none
+            outcome = str(entry["outcome"])
+            plain = re.fullmatch(r"[a-z][a-z-]*", outcome)
+            lines.append(f"    outcome: {outcome if plain else json.dumps(outcome)}")
         lines.append(f"    level: {entry['level']}")
         for key in ("reason", "link", "notes"):
             if key in entry:

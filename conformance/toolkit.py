@@ -7,8 +7,9 @@ and observes what it would send, offline. The pieces every such target needs:
   headers, body) and answers with an error, so exactly one request is made and nothing leaves
   the machine. `recorder()` is the process's one instance.
 - `body_or_raise(api, send)`: give `send` a fresh base URL on the recorder and return the
-  payload of the request it made (per api: the JSON body, and for Bedrock Converse the model
-  id the path carries), or re-raise what `send` raised before any request arrived.
+  payload of the request it made (per api: the JSON body; for Bedrock Converse the Converse
+  parameters: the model id the path carries, media as raw bytes), or re-raise what `send`
+  raised before any request arrived.
 - `exception_snapshot(error)`: a stable view of an exception for snapshots: its type and the
   first line of its message, with paths, versions, addresses and loopback ports scrubbed.
 - `FixtureHost`: the fixture media served on 127.0.0.1 during the run, recording every

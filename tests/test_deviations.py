@@ -203,3 +203,51 @@ def test_pydantic_ai_deviations_are_valid_and_the_schema_is_committed() -> None:
     assert all(d.link is None or d.link.startswith("https://") for d in found.deviations)
     committed = json.loads((ROOT / "deviations.schema.json").read_text(encoding="utf-8"))
     assert committed == deviations_schema()
+
+
+def test_a_failing_property_is_declared_by_its_own_check_with_no_outcome(tmp_path: Path) -> None:
+    """A property's results line becomes `property/<name>`, checks [<name>], its level, and no
+    outcome; a rule matches it by name only; the loader accepts the entry."""
+    path = _results(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    prop = {
+        "kind": "result",
+        "target": "toy",
+        "target_version": "1",
+        "cell": "property/media-exactly-once",
+        "property": "media-exactly-once",
+        "check": "media-exactly-once",
+        "level": "required",
+        "verdict": "fail",
+        "examples": 3,
+        "row": "openai-chat/gpt-6",
+        "detail": "an image appears twice",
+        "reason": None,
+        "link": None,
+    }
+    end = json.loads(lines[-1])
+    end["results"] += 1
+    path.write_text("\n".join([*lines[:-1], json.dumps(prop), json.dumps(end)]) + "\n", "utf-8")
+    rules_path = tmp_path / "toy.reasons.yaml"
+    rules_path.write_text(
+        "rules:\n  - when: {api: openai-chat, check: media-exactly-once}\n    reason: cells only\n"
+        "  - when: {check: media-exactly-once}\n    reason: toy sends parallel images twice\n",
+        encoding="utf-8",
+    )
+    entries = from_results(load_results([path]), "toy", load_rules(rules_path))
+    (declared,) = [e for e in entries if e["cell"] == "property/media-exactly-once"]
+    assert declared["checks"] == ["media-exactly-once"]
+    assert declared["outcome"] is None
+    assert declared["level"] == "required"
+    assert declared["reason"] == "toy sends parallel images twice"  # not the api-bound rule
+    out = tmp_path / "toy.yaml"
+    out.write_text(render_deviations("toy", [declared]), encoding="utf-8")
+    assert "outcome" not in out.read_text(encoding="utf-8")
+    loaded = load_deviations(out, target="toy", cells=CELLS)
+    assert loaded.for_cell("property/media-exactly-once") is not None
+    wrong = out.read_text(encoding="utf-8").replace(
+        "checks: [media-exactly-once]", "checks: [total]"
+    )
+    out.write_text(wrong, encoding="utf-8")
+    with pytest.raises(DeviationsError, match="a property's deviation lists its own check"):
+        load_deviations(out, target="toy", cells=CELLS)

@@ -188,6 +188,16 @@ def test_writing_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert [p.name for p in tmp_path.iterdir()] == ["r.jsonl"]
 
 
+def test_a_written_file_has_the_umasks_permissions(tmp_path: Path) -> None:
+    """Not mkstemp's 0600: a results file is read by CI's artifact upload, other users, tools."""
+    previous = os.umask(0o022)
+    try:
+        runlog.write_atomic(tmp_path / "r.jsonl", "new\n")
+    finally:
+        os.umask(previous)
+    assert (tmp_path / "r.jsonl").stat().st_mode & 0o777 == 0o644
+
+
 def test_the_end_line_must_be_of_the_meta_lines_run(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     run: dict[str, Any] = {"id": "run-a", "start": "2026-11-30T05:00:00+00:00", "command": []}

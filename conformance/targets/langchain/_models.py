@@ -48,9 +48,14 @@ class ModelSpec:
 def _openai(row: RowRef, base: str, responses: bool = False) -> Any:
     from langchain_openai import ChatOpenAI
 
-    extra: dict[str, Any] = {"use_responses_api": True} if responses else {}
+    # Said explicitly, as a user who targets one api does: langchain-openai 1.7 sends a gpt-6
+    # request with tools to the Responses API unless told (`_use_responses_api`).
     return ChatOpenAI(
-        model=row.model, api_key=SecretStr(API_KEY), base_url=base + "/v1", max_retries=0, **extra
+        model=row.model,
+        api_key=SecretStr(API_KEY),
+        base_url=base + "/v1",
+        max_retries=0,
+        use_responses_api=responses,
     )
 
 
@@ -151,7 +156,8 @@ MODELS: dict[str, ModelSpec] = {
         "langchain_openai",
         "openai",
         _openai,
-        'ChatOpenAI(model={model!r}, api_key="fake", base_url=BASE + "/v1", max_retries=0)',
+        'ChatOpenAI(model={model!r}, api_key="fake", base_url=BASE + "/v1", '
+        "max_retries=0, use_responses_api=False)",
     ),
     "openai-responses": ModelSpec(
         "langchain-openai",
