@@ -70,6 +70,11 @@ def conformance(session: nox.Session) -> None:
     session.run(
         "pytest",
         "-q",
+        # Only the module holding the generated test: importing and collecting the 40 self-test
+        # modules only to deselect them doubled the start-up (docs/performance.md). No path
+        # argument, so syrupy still checks for unused snapshots cheaply.
+        "-o",
+        "python_files=test_matrix.py",
         "-m",
         "conformance",
         "--conformance-results",
@@ -268,6 +273,36 @@ def schemas(session: nox.Session) -> None:
     """Every reference payload validated with the official SDKs' request types."""
     _install(session, "schemas")
     session.run("pytest", "-q", "-k", "sdk", "--conformance-sdk-schema", *session.posargs)
+
+
+BENCHMARKS = ("reference", "cells", "growth", "results", "golden", "large_media", "xdist")
+
+
+@nox.session(default=False)
+def bench(session: nox.Session) -> None:
+    """The benchmarks of docs/performance.md, one table each (slow: minutes). Posargs name some
+    of them (`nox -s bench -- reference results`); the framework figure runs on each target's
+    venv that `nox -s "target(NAME)"` left in .nox/."""
+    _install(session, "test")
+    session.install("pytest-xdist")
+    chosen = session.posargs or [*BENCHMARKS, "framework"]
+    for name in chosen:
+        if name == "framework":
+            for target in TARGETS:
+                python = Path(".nox") / f"target-{target}" / "bin" / "python"
+                if not python.exists():
+                    session.log(f"framework {target}: no venv at {python}; skipped")
+                    continue
+                session.log(f"== framework: {target}")
+                session.run(
+                    "python", "benchmarks/bench_framework.py", "--target", target,
+                    "--python", str(python),
+                )  # fmt: skip
+            continue
+        if name not in BENCHMARKS:
+            session.error(f"no benchmark {name!r}; known: {', '.join(BENCHMARKS)}, framework")
+        session.log(f"== {name}")
+        session.run("python", f"benchmarks/bench_{name}.py")
 
 
 @nox.session(default=False)

@@ -22,7 +22,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from _bench import ROOT, Run, median_run, pytest_args, run, table, user_project
+from _bench import ROOT, Run, median_run, passed, pytest_args, run, table, user_project
 
 
 def main() -> None:
@@ -45,7 +45,7 @@ def main() -> None:
             runs["repo"].append(run(pytest_args(*checks), cores=1))
     med = {name: median_run(r) for name, r in runs.items()}
     for name in ("full", "repo"):
-        if med[name].returncode != 0:
+        if not passed(med[name]):
             raise SystemExit(f"the {name} run failed:\n{med[name].output[-3000:]}")
     found = re.findall(r"(\d+) passed", med["full"].output.splitlines()[-1])
     tests = found[0] if found else "?"
@@ -56,8 +56,11 @@ def main() -> None:
         "empty": "pytest in an empty folder",
         "repo": "the repository's `pytest -m conformance` (also collects the self-tests)",
     }
-    rows = [(labels[k], f"{r.seconds:.2f} s", f"{r.max_rss_mib:.0f} MiB") for k, r in med.items()]
-    print(table(("run", "wall", "peak RSS"), rows))
+    rows = [
+        (labels[k], f"{r.seconds:.2f} s", f"{r.cpu:.2f} s", f"{r.max_rss_mib:.0f} MiB")
+        for k, r in med.items()
+    ]
+    print(table(("run", "wall", "CPU", "peak RSS"), rows))
 
 
 if __name__ == "__main__":

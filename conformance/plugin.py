@@ -494,6 +494,8 @@ class _Recorder:
 
     def __init__(self, state: _State) -> None:
         self.state = state
+        self.nodeids: list[str] = []  # the test of each record, to write them in collection order
+        self.collected: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         found = next((value for key, value in report.user_properties if key == _RECORD), None)
@@ -515,6 +517,7 @@ class _Recorder:
         else:
             record["verdict"] = "pass"
         self.state.records.append(record)
+        self.nodeids.append(report.nodeid)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         state = self.state
@@ -530,14 +533,21 @@ class _Recorder:
             sum(item.get_closest_marker("conformance") is not None for item in session.items)
             or None
         )
+        self.collected = [item.nodeid for item in session.items]
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
+        """Under xdist the controller collects nothing: every worker sends the same ids."""
+        self.collected = self.collected or list(ids)
 
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         state = self.state
         if state.cassette_runner is not None:
             state.cassette_runner.close()
         if state.run_log is not None:
+            records = runlog.in_collection_order(state.records, self.nodeids, self.collected)
             runlog.end(
-                session, state.run_log, self._meta(), state.records, state.selected, int(exitstatus)
+                session, state.run_log, self._meta(), records, state.selected, int(exitstatus)
             )
 
     def pytest_unconfigure(self) -> None:

@@ -205,8 +205,13 @@ def build_report(results: Results) -> Report:
     check_shards(results)
     meta = results.files[0].meta
     targets = targets_of(results)
-    lines = [line for file in results.files for line in file.results]
-    props = [line for file in results.files for line in file.properties]
+    lines: dict[str, list[ResultLine]] = {name: [] for name in targets}
+    props: dict[str, list[PropertyLine]] = {name: [] for name in targets}
+    for file in results.files:  # one pass, grouped by target
+        for line in file.results:
+            lines.setdefault(line.target, []).append(line)
+        for prop in file.properties:
+            props.setdefault(prop.target, []).append(prop)
     return Report(
         suite_version=meta.suite_version,
         matrix=meta.matrix,
@@ -217,8 +222,8 @@ def build_report(results: Results) -> Report:
             _target_report(
                 name,
                 version,
-                [line for line in lines if line.target == name],
-                [line for line in props if line.target == name],
+                lines[name],
+                props[name],
                 meta,
             )
             for name, version in targets.items()
@@ -238,8 +243,10 @@ def _target_report(
     for line in lines:
         groups.setdefault(line.cell, []).append(line)
     rows: dict[str, list[CellReport]] = {}
+    firsts: dict[str, ResultLine] = {}
     for group in groups.values():
         rows.setdefault(group[0].row, []).append(_cell_report(name, group))
+        firsts.setdefault(group[0].row, group[0])
     cells = [cell for row_cells in rows.values() for cell in row_cells]
     properties = [
         PropertyReport(
@@ -257,10 +264,7 @@ def _target_report(
     return TargetReport(
         name=name,
         version=version,
-        rows=[
-            _row_report(next(x for x in lines if x.row == row), cs, meta)
-            for row, cs in rows.items()
-        ],
+        rows=[_row_report(firsts[row], cs, meta) for row, cs in rows.items()],
         totals=Totals(
             cells=len(cells),
             cells_by_status=_count(get_args(CellStatus), [c.status for c in cells]),
@@ -321,10 +325,10 @@ def _count(keys: tuple[Any, ...], values: list[Any]) -> dict[Any, int]:
 
 def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
     first = group[0]
-    shared = {"api", "model", "expect", "known", "cite"}
+    shared = ("api", "model", "expect", "known", "cite")
     for line in group[1:]:
-        for field, value in line.model_dump(include=shared).items():
-            if value != getattr(first, field):
+        for field in shared:
+            if (value := getattr(line, field)) != getattr(first, field):
                 raise ReportError(
                     f"target {target!r}, cell {first.cell!r}: checks disagree on {field}"
                     f" ({getattr(first, field)!r} vs {value!r})"
@@ -355,6 +359,9 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
         )
         for line in group
     ]
+    verdicts: dict[Level, set[Verdict]] = {}
+    for check in checks:
+        verdicts.setdefault(check.level, set()).add(check.verdict)
     return CellReport(
         id=first.cell,
         content_type=first.content_type,
@@ -366,11 +373,7 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
         known=first.known,
         cite=first.cite,
         checks=checks,
-        levels={
-            level: _status({c.verdict for c in checks if c.level == level})
-            for level in LEVELS
-            if any(c.level == level for c in checks)
-        },
+        levels={level: _status(verdicts[level]) for level in LEVELS if level in verdicts},
         live=live[0] if live else None,
     )
 

@@ -35,6 +35,8 @@ from pydantic import (
     Tag,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 
@@ -176,7 +178,7 @@ class ResultLine(_Model):
     detail: str
     reason: str | None
     link: str | None
-    level: Level | None = None
+    level: Annotated[Level | None, Field(validate_default=True)] = None
     """The check's level (`conformance.levels`); files written before levels have none, and
     loading fills it in from the check's name."""
     url: UrlHandling | None = None
@@ -186,10 +188,10 @@ class ResultLine(_Model):
     live: Live | None = None
     """Optional: what a live API said to this cell's request; absent when none was recorded."""
 
-    @model_validator(mode="before")
+    @field_validator("level")
     @classmethod
-    def _default_level(cls, data: Any) -> Any:
-        return _with_level(data, CHECK_LEVELS)
+    def _default_level(cls, level: Level | None, info: ValidationInfo) -> Level | None:
+        return _with_level(level, info, CHECK_LEVELS)
 
     @model_validator(mode="after")
     def _consistent(self) -> ResultLine:
@@ -220,7 +222,7 @@ class PropertyLine(_Model):
     cell: _Name
     property: _Name
     check: _Name
-    level: Level | None = None
+    level: Annotated[Level | None, Field(validate_default=True)] = None
     """Filled in from `conformance.levels.PROPERTY_LEVELS` when absent."""
     verdict: Verdict
     row: str | None = None
@@ -232,10 +234,10 @@ class PropertyLine(_Model):
     reason: str | None
     link: str | None
 
-    @model_validator(mode="before")
+    @field_validator("level")
     @classmethod
-    def _default_level(cls, data: Any) -> Any:
-        return _with_level(data, PROPERTY_LEVELS)
+    def _default_level(cls, level: Level | None, info: ValidationInfo) -> Level | None:
+        return _with_level(level, info, PROPERTY_LEVELS)
 
     @model_validator(mode="after")
     def _consistent(self) -> PropertyLine:
@@ -253,16 +255,21 @@ class PropertyLine(_Model):
         return self
 
 
-def _with_level(data: Any, levels: dict[str, Level]) -> Any:
-    """A record without `level` gets its check's level; an unknown check must carry one."""
-    if not isinstance(data, dict):
-        return data
-    record = cast("dict[str, Any]", data)
-    if record.get("level") is not None:
-        return record
-    check = record.get("check")
-    if isinstance(check, str) and check in levels:
-        return record | {"level": levels[check]}
+def _with_level(
+    level: Level | None, info: ValidationInfo, levels: dict[str, Level]
+) -> Level | None:
+    """A record without `level` gets its check's level; an unknown check must carry one.
+
+    A field validator on `level` (declared after `check`, and validated even when absent), not
+    a model validator before: that one made pydantic build every JSON line as a Python dict
+    first, doubling the load of a results file (docs/performance.md)."""
+    if level is not None:
+        return level
+    check = info.data.get("check")
+    if check is None:  # `check` itself is invalid, and reported as such
+        return None
+    if check in levels:
+        return levels[check]
     raise ValueError(f"check {check!r} has no level in conformance.levels; give `level`")
 
 
@@ -380,7 +387,11 @@ def _load_file(path: str) -> ResultsFile:
                     f"{path}:{number}: the end line counts {line.results} results but the file"
                     f" has {count}; the file looks truncated"
                 )
-            return ResultsFile(path=path, meta=meta, results=results, properties=properties)
+            # Every part is validated already: constructing the file would validate each of
+            # its lines once more (docs/performance.md).
+            return ResultsFile.model_construct(
+                path=path, meta=meta, results=results, properties=properties
+            )
         declared = meta.targets.get(line.target)
         if declared != line.target_version:
             raise ReportError(

@@ -27,6 +27,7 @@ import os
 import platform
 import secrets
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -331,6 +332,19 @@ def begin(config: pytest.Config, path: Path, meta: dict[str, Any]) -> RunLog:
         log.release()
         raise
     return log
+
+
+def in_collection_order(
+    records: Sequence[dict[str, Any]], nodeids: Sequence[str], collected: Sequence[str]
+) -> list[dict[str, Any]]:
+    """`records` (one per test, `nodeids[i]` the test of `records[i]`) in the order their tests
+    were collected: pytest-xdist's workers report in the order they finish, and a run split
+    over workers writes the same file as a serial run. A record whose test is not among
+    `collected` keeps its place after the others."""
+    index = {nodeid: number for number, nodeid in enumerate(collected)}
+    last = len(index)
+    order = sorted(range(len(records)), key=lambda i: (index.get(nodeids[i], last), i))
+    return [records[i] for i in order]
 
 
 def end(

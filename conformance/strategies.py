@@ -10,6 +10,7 @@ Use them to search a target for failures beyond the matrix's fixed cells:
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from hypothesis import strategies as st
@@ -49,10 +50,14 @@ _MEDIA = (
 )
 
 
+_MARKER_NAMES = st.sampled_from(["get_image", "get_text", "evil"])
+_MARKER_CALLS = st.sampled_from(["call_1", "call_2", "call_9"])
+
+
 @st.composite
 def _marker_look_alikes(draw: st.DrawFn) -> str:
-    name = draw(st.sampled_from(["get_image", "get_text", "evil"]))
-    call = draw(st.sampled_from(["call_1", "call_2", "call_9"]))
+    name = draw(_MARKER_NAMES)
+    call = draw(_MARKER_CALLS)
     text = marker.render(name, call)
     return draw(st.sampled_from([text, text[:-3], text.replace('"', "'"), f"see {text} above"]))
 
@@ -61,6 +66,13 @@ def _repeat(text: str, times: int) -> str:
     return text * times
 
 
+# Every strategy below is built once and shared (`@cache`): hypothesis validates a strategy
+# object the first time it draws from it, and building them afresh inside each draw cost
+# three quarters of a property search (docs/performance.md). A strategy is immutable, so the
+# shared one draws exactly what a fresh one would.
+
+
+@cache
 def texts() -> st.SearchStrategy[str]:
     """Any unicode text, with `\\r`, NUL, very long strings and marker look-alikes mixed in."""
     return st.one_of(
@@ -72,6 +84,7 @@ def texts() -> st.SearchStrategy[str]:
     )
 
 
+@cache
 def _identifiers(prefix: str) -> st.SearchStrategy[str]:
     plain = st.from_regex(rf"{prefix}[A-Za-z0-9_-]{{0,12}}", fullmatch=True)
     hostile = st.lists(
@@ -92,50 +105,90 @@ def call_ids() -> st.SearchStrategy[str]:
     return _identifiers("call_")
 
 
+_MEDIA_KINDS = st.sampled_from(_MEDIA)
+_RANDOM_BYTES = st.binary(min_size=1, max_size=64)
+
+
 @st.composite
 def media_parts(draw: st.DrawFn, *, inline_only: bool = False) -> Part:
     """One image, document, audio or video item: fixture or random bytes, or a URL."""
-    kind, media_type, name = draw(st.sampled_from(_MEDIA))
+    kind, media_type, name = draw(_MEDIA_KINDS)
     if not inline_only and draw(st.booleans()):
         return kind(
             media_type=media_type,
             url=f"https://example.com/{draw(st.uuids())}/{name}",
             identifier=name,
         )
-    data = fixture_bytes(name) if draw(st.booleans()) else draw(st.binary(min_size=1, max_size=64))
+    data = fixture_bytes(name) if draw(st.booleans()) else draw(_RANDOM_BYTES)
     # A per-draw suffix keeps each item's bytes unique, so "exactly once" is checkable.
     data += draw(st.uuids()).bytes
     return kind(media_type=media_type, data=data, identifier=name)
 
 
+@cache
 def parts() -> st.SearchStrategy[Part]:
     """A text part or a media item."""
-    return st.one_of(texts().map(lambda t: Text(text=t)), media_parts())
+    return st.one_of(texts().map(_text_part), media_parts())
+
+
+def _text_part(text: str) -> Text:
+    return Text(text=text)
+
+
+@cache
+def _turn(index: int) -> st.SearchStrategy[list[Item]]:
+    return _turns(index)
 
 
 @st.composite
-def _turn(draw: st.DrawFn, index: int) -> list[Item]:
+def _turns(draw: st.DrawFn, index: int) -> list[Item]:
     count = draw(st.integers(1, 3))
-    names = draw(st.lists(tool_names(), min_size=count, max_size=count))
-    ids = draw(st.lists(call_ids(), min_size=count, max_size=count, unique=True))
+    names = draw(_names(count))
+    ids = draw(_ids(count))
     ids = [f"{i}{index}" if i.startswith("call_") else f"{i}#{index}" for i in ids]
     items: list[Item] = []
     if draw(st.booleans()):
         items.append(Message(role="assistant", content=draw(texts())))
-    args: dict[str, Any] = {"q": draw(st.text(max_size=10))}
+    args: dict[str, Any] = {"q": draw(_ARGUMENT)}
     items.extend(
         ToolCall(tool_call_id=i, name=n, arguments=args) for n, i in zip(names, ids, strict=True)
     )
     for name, call_id in zip(names, ids, strict=True):
-        content = draw(st.lists(parts(), max_size=3))
-        status: Literal["success", "error"] = draw(st.sampled_from(["success", "success", "error"]))
+        content = draw(_result_contents())
+        status: Literal["success", "error"] = draw(_STATUS)
         items.append(ToolResult(tool_call_id=call_id, name=name, status=status, content=content))
     produced = draw(st.lists(st.sampled_from(list(zip(names, ids, strict=True))), max_size=2))
     for name, call_id in produced:
-        content = draw(st.lists(parts(), min_size=1, max_size=2))
+        content = draw(_produced_contents())
         source = ToolReturnProvenance(tool_name=name, tool_call_id=call_id)
         items.append(Message(role="user", content=content, source=source))
     return items
+
+
+@cache
+def _names(count: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(tool_names(), min_size=count, max_size=count)
+
+
+@cache
+def _ids(count: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(call_ids(), min_size=count, max_size=count, unique=True)
+
+
+@cache
+def _result_contents() -> st.SearchStrategy[list[Part]]:
+    return st.lists(parts(), max_size=3)
+
+
+@cache
+def _produced_contents() -> st.SearchStrategy[list[Part]]:
+    return st.lists(parts(), min_size=1, max_size=2)
+
+
+_ARGUMENT: st.SearchStrategy[str] = st.text(max_size=10)
+_STATUS: st.SearchStrategy[Literal["success", "error"]] = st.sampled_from(
+    ["success", "success", "error"]
+)
 
 
 @st.composite
