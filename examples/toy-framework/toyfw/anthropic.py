@@ -51,7 +51,10 @@ class Adapter:
                     "input": entry.arguments,
                 }
                 if messages and messages[-1]["role"] == "assistant":
-                    messages[-1]["content"].append(use)
+                    last = messages[-1]
+                    if isinstance(last["content"], str):  # the assistant's text came first
+                        last["content"] = [{"type": "text", "text": last["content"]}]
+                    last["content"].append(use)
                 else:
                     messages.append({"role": "assistant", "content": [use]})
             elif isinstance(entry, Message) and entry.role == "system":
