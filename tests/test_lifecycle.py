@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,15 @@ def shutdown_on(tmp_path: Path, day: str) -> Path:
 
 
 def run_check(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = cli.main(["check", *args])
+    """`conformance check` from the matrix's own folder: a project's deviations files (this
+    repository's, from its root) are judged against the project's matrix, not this one."""
+    where = Path(args[0]).parent if args else Path.cwd()
+    previous = Path.cwd()
+    os.chdir(where)
+    try:
+        code = cli.main(["check", *args])
+    finally:
+        os.chdir(previous)
     out = capsys.readouterr()
     return code, out.out, out.err
 
