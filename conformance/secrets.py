@@ -10,8 +10,10 @@ What it looks for (`RULES`), one rule per provider key format and per place a ke
 - `openai`: `sk-`, `sk-proj-`, `sk-svcacct-` or `sk-admin-` and 20 or more (not `sk-ant-`);
 - `google`: `AIza` and 35 of `[0-9A-Za-z_-]`;
 - `aws-access-key`: `AKIA`, `ASIA`, `ABIA` or `ACCA` and 16 of `[0-9A-Z]`;
-- `aws-secret-key`: 40 of `[A-Za-z0-9/+]`, mixed case with a digit, with `aws`, `amz`,
-  `secret` or an access key id on the same line or up to two lines away;
+- `aws-secret-key`: 40 of `[A-Za-z0-9/+]`, mixed case with a digit, with a secret key's name
+  (`aws_secret_access_key`, `SecretAccessKey`, `x-amz-security-token`, or `aws` standing
+  alone, never inside a base64 run) or an access key id on
+  the same line or up to two lines away;
 - `groq` (`gsk_`), `xai` (`xai-`), `huggingface` (`hf_`): the prefix and 20 or more
   alphanumerics;
 - `mistral`: a 32-character token, `cohere`: a 40-character token (mixed case and digits),
@@ -76,7 +78,12 @@ RULES: Final[tuple[Rule, ...]] = (
             r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[A-Z])"
             r"(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"
         ),
-        re.compile(r"(?i)aws|amz|secret|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        # A name, not any three letters: "aws" turns up by chance in every few lines of base64.
+        re.compile(
+            r"(?i)secret[_-]?(?:access[_-]?)?key|aws[_-]?secret|x-amz-security-token"
+            r"|(?<![A-Za-z0-9+/])(?:aws|amz)(?![A-Za-z0-9+/])"
+            r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
+        ),
     ),
     Rule("groq", re.compile(r"\bgsk_[A-Za-z0-9]{20,}")),
     Rule("xai", re.compile(r"\bxai-[A-Za-z0-9]{20,}")),
