@@ -151,15 +151,20 @@ def from_results(results: Results, target: str, rules: Rules) -> list[dict[str, 
             "checks": checks,
             "outcome": failing[0].outcome,
             "level": strongest(checks),
-            "reason": rule.reason if rule else PLACEHOLDER,
         }
-        if rule and rule.link:
-            entry["link"] = rule.link
-        if rule and rule.notes:
-            entry["notes"] = rule.notes
-        out.append(entry)
+        out.append(_reasoned(entry, rule))
     out += _property_entries(results, target, rules)
     return out
+
+
+def _reasoned(entry: dict[str, Any], rule: Rule | None) -> dict[str, Any]:
+    """The entry with its rule's reason, link and notes, or the placeholder the loader refuses."""
+    entry["reason"] = rule.reason if rule else PLACEHOLDER
+    if rule and rule.link:
+        entry["link"] = rule.link
+    if rule and rule.notes:
+        entry["notes"] = rule.notes
+    return entry
 
 
 def _property_entries(results: Results, target: str, rules: Rules) -> list[dict[str, Any]]:
@@ -176,13 +181,8 @@ def _property_entries(results: Results, target: str, rules: Rules) -> list[dict[
                 "checks": [line.check],
                 "outcome": None,
                 "level": PROPERTY_LEVELS[line.check],
-                "reason": rule.reason if rule else PLACEHOLDER,
             }
-            if rule and rule.link:
-                entry["link"] = rule.link
-            if rule and rule.notes:
-                entry["notes"] = rule.notes
-            out.append(entry)
+            out.append(_reasoned(entry, rule))
     return out
 
 
