@@ -31,6 +31,7 @@ from conformance.history import (
     ToolReturnProvenance,
     Video,
 )
+from conformance.toolkit import fixture_host
 
 __all__ = [
     "call_ids",
@@ -114,9 +115,11 @@ def media_parts(draw: st.DrawFn, *, inline_only: bool = False) -> Part:
     """One image, document, audio or video item: fixture or random bytes, or a URL."""
     kind, media_type, name = draw(_MEDIA_KINDS)
     if not inline_only and draw(st.booleans()):
+        # On the suite's fixture host, so a framework that downloads it is judged on what it
+        # does with the bytes, never on an unreachable address; the query keeps URLs unique.
         return kind(
             media_type=media_type,
-            url=f"https://example.com/{draw(st.uuids())}/{name}",
+            url=f"{fixture_host().url(name)}?item={draw(st.uuids())}",
             identifier=name,
         )
     data = fixture_bytes(name) if draw(st.booleans()) else draw(_RANDOM_BYTES)
