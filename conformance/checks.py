@@ -20,7 +20,7 @@ from conformance.observe import Observation, first_line, is_refusal, observe, re
 from conformance.payload import to_bytes
 from conformance.scenarios import scenario
 from conformance.targets.base import Payload, RowRef, Target
-from conformance.toolkit import Fetch, fixture_host
+from conformance.toolkit import Fetch, exception_snapshot, fixture_host
 from conformance.wire import WireView, locate
 
 __all__ = [
@@ -171,9 +171,11 @@ def payload_bytes(payload: Payload) -> bytes:
 
 
 def snapshot_data(run: CellRun) -> dict[str, Any]:
-    """What the snapshot stores: the exact payload, or the error raised instead."""
+    """What the snapshot stores: the exact payload, or the error raised instead, as its type
+    and first line with paths, versions, ports and addresses scrubbed
+    (`toolkit.exception_snapshot`), so the file is the same in every venv and release."""
     if run.first.error is not None:
-        return {"raised": type(run.first.error).__name__, "message": str(run.first.error)}
+        return exception_snapshot(run.first.error)
     assert run.first.payload is not None
     return run.first.payload
 
