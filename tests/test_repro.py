@@ -56,7 +56,7 @@ def test_an_unsupported_cell_shows_the_refusal_as_the_expected_shape() -> None:
         c for c in MATRIX.all_cells() if c.expect == "unsupported" and c.api == "openai-chat"
     )
     script = repro_script(MATRIX, cell.id, "repro_target:FixedScript")
-    assert '#   "raised": "UnsupportedContent",' in script.splitlines()
+    assert '#   "raised": "conformance.errors.UnsupportedContent",' in script.splitlines()
     assert script.endswith("\nprint('the framework sent nothing')\n")
 
 
