@@ -314,7 +314,7 @@ def _tools(history: History, calls: dict[str, _Call]) -> list[Any]:
     names = dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult))
     if all(not i.arguments for i in history if isinstance(i, ToolCall)):
         return [Tool(result, name=name, takes_ctx=True) for name in names]
-    schema = {"type": "object", "properties": {}, "additionalProperties": True}
+    schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": True}
     return [
         Tool.from_schema(
             with_arguments, name=name, description=TOOL_DOC, json_schema=schema, takes_ctx=True
