@@ -88,19 +88,7 @@ ERROR_EXPECTATIONS: Final[tuple[ErrorExpectation, ...]] = get_args(ErrorExpectat
 OUTCOMES: Final[tuple[Outcome, ...]] = get_args(Outcome)
 SEVERITY: Final[tuple[Outcome, ...]] = OUTCOMES
 """Outcomes worst first; a cell's outcome is the worst of its parts'."""
-LOSSY: Final[frozenset[Outcome]] = frozenset(
-    {
-        "crashed",
-        "malformed",
-        "dropped",
-        "noted",
-        "stringified",
-        "altered: bytes",
-        "altered: media type",
-        "altered",
-        "duplicated",
-    }
-)
+LOSSY: Final[frozenset[Outcome]] = frozenset(SEVERITY[: SEVERITY.index("fallback-unmarked")])
 """Outcomes in which the user's data does not reach the model as given: what no-silent-loss
 fails on. `crashed` and `malformed` count: nothing usable was sent, and nobody was told so in
 the target's own terms."""
