@@ -257,15 +257,24 @@ def copy_snapshot(source: Path, destination: Path) -> None:
     destination.write_bytes(text)
 
 
+def _intact(path: Path, digest: str, size: int) -> bool:
+    try:
+        if path.stat().st_size != size:
+            return False
+        return hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    except OSError:
+        return False
+
+
 def write_blobs(store: Path, found: Found) -> list[Path]:
-    """Write each blob that `store` lacks, atomically (a temporary file in the same folder,
-    renamed into place), so a reader or a parallel writer never sees part of one. Returns the
-    paths written."""
+    """Write each blob that `store` lacks (or holds damaged), atomically (a temporary file in
+    the same folder, renamed into place), so a reader or a parallel writer never sees part of
+    one. Returns the paths written."""
     written: list[Path] = []
     for digest, (data, media_type) in found.items():
         path = blob_path(store, {"sha256": digest, "type": media_type})
-        if path.is_file():
-            continue
+        if _intact(path, digest, len(data)):
+            continue  # stored once; a damaged one is written anew
         store.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=store, prefix=f".{digest[:12]}.", suffix=".tmp")
         try:

@@ -221,7 +221,9 @@ def test_an_unused_blob_fails_the_run_and_update_deletes_it(project: pytest.Pyte
     assert not unused.exists()
 
 
-def test_a_missing_blob_fails_the_run_and_update_writes_it(project: pytest.Pytester) -> None:
+def test_a_missing_or_damaged_blob_fails_the_run_and_update_writes_it(
+    project: pytest.Pytester,
+) -> None:
     selected = f"{CELL}:snapshot"
     project.runpytest("-k", selected, "--snapshot-update").assert_outcomes(passed=1)
     store = project.path / "snapshots/reference" / STORE
@@ -232,3 +234,10 @@ def test_a_missing_blob_fails_the_run_and_update_writes_it(project: pytest.Pytes
     run.stdout.fnmatch_lines([f"*missing media blob: *{lost.name}*"])
     assert project.runpytest("-k", selected, "--snapshot-update").ret == pytest.ExitCode.OK
     assert lost.is_file()
+    damaged = sorted(store.iterdir())[-1]
+    damaged.write_bytes(b"not the image")
+    run = project.runpytest("-k", selected)
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    run.stdout.fnmatch_lines([f"*damaged media blob*{damaged.name}*"])
+    assert project.runpytest("-k", selected, "--snapshot-update").ret == pytest.ExitCode.OK
+    assert audit(project.path / "snapshots/reference").ok
