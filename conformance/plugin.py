@@ -48,8 +48,10 @@ from conformance.deviations import DeviationsError, DeviationsFile, judge, load_
 from conformance.levels import level_of
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.matrix.lifecycle import lifecycle_meta
+from conformance.media import collect, store_of, write_blobs
+from conformance.media_audit import MediaAudit
 from conformance.paths import PathProblem
-from conformance.payload import snapshot_text
+from conformance.payload import BLOB_THRESHOLD, snapshot_text
 from conformance.property_gate import (
     DEFAULT_EXAMPLES,
     Declared,
@@ -272,6 +274,8 @@ def pytest_configure(config: pytest.Config) -> None:
     state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
     config.stash[_STATE] = state
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
+    roots = lambda: [state.snapshot_root(t.name) for t in state.targets.values()]  # noqa: E731
+    config.pluginmanager.register(MediaAudit(roots, updating=state.updating), "conformance-media")
     state.load()  # configured: a bad matrix, target or deviations file stops the run here
 
 
@@ -416,6 +420,8 @@ def run_case(case: Case | PropertyCase, snapshot: SnapshotAssertion, item: pytes
                 "`nox -s update_snapshots` (pytest --snapshot-update) and review the new file",
                 pytrace=False,
             )
+        if item.config.option.update_snapshots:  # blobs first: no snapshot names a lost one
+            write_blobs(store_of(path), collect(snapshot_data(run), BLOB_THRESHOLD))
         with warnings.catch_warnings():
             # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
             warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)

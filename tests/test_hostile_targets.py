@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conformance import guard
+from conformance.media import copy_snapshot
 from conformance.results import load_results
 from conformance.targets import TargetError, resolve_target
 
@@ -96,8 +97,7 @@ def test_a_noisy_target_is_judged_on_its_payload(project: pytest.Pytester, targe
     snapshot = (
         project.path / "snapshots" / target.lower() / SNAPSHOT.relative_to("snapshots/reference")
     )
-    snapshot.parent.mkdir(parents=True)
-    snapshot.write_bytes((ROOT / SNAPSHOT).read_bytes())
+    copy_snapshot(ROOT / SNAPSHOT, snapshot)  # with the media blobs it names
     run = project.runpytest(
         "-k", CELL, "--conformance-target", f"hostile:{target}", "--conformance-results", RESULTS
     )

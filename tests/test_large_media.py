@@ -1,4 +1,4 @@
-"""A 100 MB media item: it renders, and its snapshot stores a digest and size, not the blob."""
+"""A 100 MB media item: it renders, and its snapshot names it by digest, type and size."""
 
 from __future__ import annotations
 
@@ -29,16 +29,30 @@ def test_a_100_mb_image_snapshots_as_digest_and_size() -> None:
     text = snapshot_text(payload)
     assert len(text) < 4096
     source = json.loads(text)["messages"][2]["content"][0]["content"][0]["source"]
-    encoded = payload["messages"][2]["content"][0]["content"][0]["source"]["data"]
     assert source["data"] == {
-        "$blob": {"sha256": hashlib.sha256(encoded.encode()).hexdigest(), "size": len(encoded)}
+        "$media": {
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "type": "application/octet-stream",  # the bytes are no known format
+            "size": SIZE,
+            "as": "base64",
+        }
     }
     assert len(to_bytes(payload)) > SIZE  # the exact view keeps every byte
 
 
 def test_small_values_are_kept_whole() -> None:
-    small = {"data": "x" * BLOB_THRESHOLD, "raw": b"\x00\x01"}
+    small = {"data": "x " * (BLOB_THRESHOLD // 2), "raw": b"\x00\x01"}
     assert json.loads(snapshot_text(small)) == {
-        "data": "x" * BLOB_THRESHOLD,
+        "data": "x " * (BLOB_THRESHOLD // 2),
         "raw": {"$bytes": "AAE="},
+    }
+
+
+def test_a_long_string_that_is_no_media_is_stored_as_text() -> None:
+    text = "x " * BLOB_THRESHOLD
+    assert json.loads(snapshot_text({"data": text}))["data"]["$media"] == {
+        "sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "type": "text/plain",
+        "size": len(text),
+        "as": "text",
     }

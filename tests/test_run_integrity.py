@@ -13,6 +13,7 @@ import pytest
 
 from conformance import runlog
 from conformance.cli import main
+from conformance.media import copy_snapshot
 from conformance.results import ReportError, load_results
 from results_data import ALL_PASS, meta, write
 
@@ -30,8 +31,7 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
     (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
     pytester.syspathinsert(ROOT / "tests")
     snapshot = Path("snapshots/reference/openai-chat/gpt-6.image.inline.result.json")
-    (pytester.path / snapshot).parent.mkdir(parents=True)
-    (pytester.path / snapshot).write_bytes((ROOT / snapshot).read_bytes())
+    copy_snapshot(ROOT / snapshot, pytester.path / snapshot)  # with the media blobs it names
     return pytester
 
 

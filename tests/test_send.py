@@ -34,6 +34,7 @@ import pytest
 import yaml
 
 from conformance.history import Image
+from conformance.media import read_snapshot
 from conformance.payload import to_bytes
 from conformance.scenarios import fixture_part
 
@@ -52,7 +53,7 @@ def _pairs(api: str) -> list[tuple[Path, dict[str, Any], bytes, str]]:
         out.append(
             (
                 cassette,
-                json.loads(snapshot.read_text(encoding="utf-8")),
+                read_snapshot(snapshot),  # media references expanded from _media/
                 body.encode() if isinstance(body, str) else body,
                 request["uri"],
             )
