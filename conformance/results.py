@@ -23,8 +23,9 @@ from __future__ import annotations
 import json
 import os
 from datetime import date as Date
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
 
 from pydantic import (
     AwareDatetime,
@@ -36,6 +37,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     ValidationInfo,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -69,6 +71,7 @@ __all__ = [
     "Style",
     "Verdict",
     "check_shards",
+    "construct_trusted",
     "load_results",
     "merge_results",
     "targets_of",
@@ -353,28 +356,35 @@ def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
 
 def _load_file(path: str) -> ResultsFile:
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        data = Path(path).read_bytes()
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise ReportError(f"{path}: not UTF-8: {error.reason} at byte {error.start}") from None
-    lines = text.split("\n")
-    cut = lines[-1] != ""  # the last line lacks its newline
+    if not data.isascii():  # an ASCII file is UTF-8; any other is decoded once to check it
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ReportError(
+                f"{path}: not UTF-8: {error.reason} at byte {error.start}"
+            ) from None
+    lines = data.split(b"\n")  # a newline byte is never part of another UTF-8 character
+    cut = lines[-1] != b""  # the last line lacks its newline
     if not cut:
         lines.pop()
     if not lines:
         raise ReportError(f"{path}: the file is empty; it looks truncated")
 
     def parse(number: int) -> _Line:
-        return _parse(lines[number - 1], f"{path}:{number}", cut=cut and number == len(lines))
+        raw = lines[number - 1].decode("utf-8")
+        return _parse(raw, f"{path}:{number}", cut=cut and number == len(lines))
 
     meta = parse(1)
     if not isinstance(meta, MetaLine):
         raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
     results: list[ResultLine] = []
     properties: list[PropertyLine] = []
+    fast = _FastResults()
     for number in range(2, len(lines) + 1):
-        line = parse(number)
+        line = fast.line(lines[number - 1]) or parse(number)
         if isinstance(line, MetaLine):
             raise ReportError(f"{path}:{number}: a second meta line")
         if isinstance(line, EndLine):
@@ -458,6 +468,89 @@ def _describe(loc: tuple[int | str, ...], msg: str, value: Any) -> str:
     return f"{field}: {msg}{got}" if field else f"{msg}{got}"
 
 
+# ---- the fast path for cell lines -------------------------------------------------------
+#
+# Validating each of 100,000 cell lines as a `ResultLine` calls two Python validators per
+# line from pydantic's Rust core (the level default, the rules across fields), and those
+# calls were most of `conformance report`'s load (docs/performance.md). So a cell line is
+# first validated as `_CellFields`, a model with `ResultLine`'s fields and their rules made
+# from its own field definitions (so the two cannot drift), but without its Python
+# validators; the rules across fields are then checked here, once per distinct cell, and the
+# `ResultLine` is assembled from the values without validating them again. A line this path
+# does not accept outright (a meta, end or property line, any error) goes through `_parse`,
+# the validating path, which accepts it or refuses it with the same located message as
+# before. tests/test_results_fast.py pins that both paths give equal models and refuse the
+# same lines.
+
+_M = TypeVar("_M", bound=BaseModel)
+_setattr = object.__setattr__
+
+
+def construct_trusted(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M:
+    """A model from values that are valid already, in the order of its fields, every field
+    given: what `BaseModel.model_construct(_fields_set=...)` does, without its per-field loop.
+
+    `fields_set` is used as it is (as `model_construct` does) and may be shared by many
+    models: they are frozen, and pydantic copies it before changing a copy (`model_copy`)."""
+    model = cls.__new__(cls)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", fields_set)
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
+
+
+_CellFields = create_model(
+    "_CellFields",
+    __base__=_Model,
+    **{name: (info.annotation, info) for name, info in ResultLine.model_fields.items()},
+)
+"""`ResultLine`'s fields, each with its own rules, and no rule across fields."""
+_validate_cell_fields = _CellFields.__pydantic_validator__.validate_json
+if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] != [
+    "level",
+    "url",
+    "notes",
+    "live",
+]:
+    raise AssertionError("_FastResults.line shares fields sets by these optional fields")
+
+
+class _FastResults:
+    """Turns cell lines into `ResultLine` models, or says "validate this one"."""
+
+    def __init__(self) -> None:
+        self.cells: set[tuple[str, ...]] = set()
+        self.fields_sets: dict[tuple[bool, ...], set[str]] = {}
+
+    def line(self, raw: bytes) -> ResultLine | None:
+        """The line's model, or None when only the validating path may judge it."""
+        try:
+            fields = _validate_cell_fields(raw)
+        except ValidationError:
+            return None
+        values: dict[str, Any] = fields.__dict__
+        cell, row, api = values["cell"], values["row"], values["api"]
+        shape = (cell, row, api, values["content_type"], values["source"], values["style"])
+        if shape not in self.cells:  # ResultLine._consistent, on what the line says of its cell
+            if not row.startswith(f"{api}/") or cell != "/".join(shape[1:2] + shape[3:]):
+                return None
+            self.cells.add(shape)
+        verdict = values["verdict"]  # ... and on its verdict
+        if (verdict == "xfail" and not values["reason"]) or (
+            verdict == "skip" and not values["detail"]
+        ):
+            return None
+        if values["level"] is None:  # ResultLine._default_level
+            level = CHECK_LEVELS.get(values["check"])
+            if level is None:
+                return None
+            values["level"] = level
+        given: set[str] = fields.__pydantic_fields_set__
+        key = ("level" in given, "url" in given, "notes" in given, "live" in given)
+        shared = self.fields_sets.setdefault(key, given)  # one set per kind of line
+        return construct_trusted(ResultLine, values, shared)
+
 # ---- shards -----------------------------------------------------------------------------
 
 
@@ -489,18 +582,25 @@ def check_shards(results: Results) -> None:
                     f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
                     f" here but {known_ref} in {where}"
                 )
-        for index, line in enumerate([*file.results, *file.properties]):
-            key = (line.target, line.cell, line.check)
-            here = f"{file.path}:{index + 2}"
-            if key in seen:
-                problems.append(
-                    f"{here}: duplicate result for target {line.target!r}, cell {line.cell!r},"
-                    f" check {line.check!r} (first at {seen[key]})"
-                )
-            else:
-                seen[key] = here
+    keys = [list(map(_identity, [*file.results, *file.properties])) for file in results.files]
+    if sum(map(len, keys)) != len(set().union(*keys)):  # a duplicate: say where, in file order
+        for file, of_file in zip(results.files, keys, strict=True):
+            for index, key in enumerate(of_file):
+                here = f"{file.path}:{index + 2}"
+                if key in seen:
+                    target, cell, check = key
+                    problems.append(
+                        f"{here}: duplicate result for target {target!r}, cell {cell!r},"
+                        f" check {check!r} (first at {seen[key]})"
+                    )
+                else:
+                    seen[key] = here
     if problems:
         raise ReportError(*problems)
+
+
+_identity = attrgetter("target", "cell", "check")
+"""A result's key: no two results of one run have the same."""
 
 
 def targets_of(results: Results) -> dict[str, str]:
