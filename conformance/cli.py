@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -359,6 +360,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "report" and args.format != "html" and (args.snapshots or args.matrix):
         parser.error("--snapshots and --matrix only apply to --format html")
+    collecting = gc.isenabled()
+    gc.disable()  # a command's objects live until it exits: the cycle collector finds nothing
     try:
         return int(args.run(args))
     except (MatrixError, ReportError, PathProblem) as error:
@@ -371,6 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(error, file=sys.stderr)
         return 2
+    finally:
+        if collecting:
+            gc.enable()
 
 
 if __name__ == "__main__":

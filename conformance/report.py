@@ -380,7 +380,7 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
         )
     if len(live) > 1:
         raise ReportError(f"target {target!r}, cell {first.cell!r}: checks disagree on live")
-    every: set[Verdict] = set().union(*verdicts.values())
+    every = set[Verdict]().union(*verdicts.values())
     return construct_trusted(
         CellReport,
         {

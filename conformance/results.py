@@ -48,7 +48,7 @@ from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
 from conformance.runlog import RunStatus
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "CellStatus",
@@ -363,9 +363,7 @@ def _load_file(path: str) -> ResultsFile:
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as error:
-            raise ReportError(
-                f"{path}: not UTF-8: {error.reason} at byte {error.start}"
-            ) from None
+            raise ReportError(f"{path}: not UTF-8: {error.reason} at byte {error.start}") from None
     lines = data.split(b"\n")  # a newline byte is never part of another UTF-8 character
     cut = lines[-1] != b""  # the last line lacks its newline
     if not cut:
@@ -380,10 +378,10 @@ def _load_file(path: str) -> ResultsFile:
     meta = parse(1)
     if not isinstance(meta, MetaLine):
         raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
-    results: list[ResultLine] = []
     properties: list[PropertyLine] = []
-    fast = _FastResults()
-    for number in range(2, len(lines) + 1):
+    fast = _FastResults(meta.targets)
+    results = fast.leading(lines[1:])  # the cell lines, up to the first it does not accept
+    for number in range(len(results) + 2, len(lines) + 1):
         line = fast.line(lines[number - 1]) or parse(number)
         if isinstance(line, MetaLine):
             raise ReportError(f"{path}:{number}: a second meta line")
@@ -500,13 +498,14 @@ def construct_trusted(cls: type[_M], values: dict[str, Any], fields_set: set[str
     return model
 
 
-_CellFields = create_model(
-    "_CellFields",
-    __base__=_Model,
-    **{name: (info.annotation, info) for name, info in ResultLine.model_fields.items()},
-)
+_CELL_FIELDS: dict[str, Any] = {
+    name: (info.annotation, info) for name, info in ResultLine.model_fields.items()
+}
+_CellFields: type[BaseModel] = create_model("_CellFields", __base__=_Model, **_CELL_FIELDS)
 """`ResultLine`'s fields, each with its own rules, and no rule across fields."""
-_validate_cell_fields = _CellFields.__pydantic_validator__.validate_json
+_validate_cell_fields: Callable[[bytes], BaseModel] = (
+    _CellFields.__pydantic_validator__.validate_json
+)
 if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] != [
     "level",
     "url",
@@ -519,9 +518,22 @@ if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] 
 class _FastResults:
     """Turns cell lines into `ResultLine` models, or says "validate this one"."""
 
-    def __init__(self) -> None:
+    def __init__(self, targets: dict[str, str]) -> None:
+        self.targets = targets
+        """The meta line's: a line of another target goes the validating path, to its error."""
         self.cells: set[tuple[str, ...]] = set()
         self.fields_sets: dict[tuple[bool, ...], set[str]] = {}
+
+    def leading(self, raws: list[bytes]) -> list[ResultLine]:
+        """The models of the lines, up to the first this path does not accept."""
+        models: list[ResultLine] = []
+        line = self.line
+        for raw in raws:
+            model = line(raw)
+            if model is None:
+                break
+            models.append(model)
+        return models
 
     def line(self, raw: bytes) -> ResultLine | None:
         """The line's model, or None when only the validating path may judge it."""
@@ -529,13 +541,25 @@ class _FastResults:
             fields = _validate_cell_fields(raw)
         except ValidationError:
             return None
-        values: dict[str, Any] = fields.__dict__
+        values = cast("dict[str, Any]", fields.__dict__)
+        target, version = values["target"], values["target_version"]
         cell, row, api = values["cell"], values["row"], values["api"]
-        shape = (cell, row, api, values["content_type"], values["source"], values["style"])
-        if shape not in self.cells:  # ResultLine._consistent, on what the line says of its cell
-            if not row.startswith(f"{api}/") or cell != "/".join(shape[1:2] + shape[3:]):
+        key = (
+            target,
+            version,
+            cell,
+            row,
+            api,
+            values["content_type"],
+            values["source"],
+            values["style"],
+        )
+        if key not in self.cells:  # once per target and cell: declared, and of its cell
+            if self.targets.get(target) != version or not row.startswith(f"{api}/"):
                 return None
-            self.cells.add(shape)
+            if cell != "/".join(key[3:4] + key[5:]):  # ResultLine._consistent
+                return None
+            self.cells.add(key)
         verdict = values["verdict"]  # ... and on its verdict
         if (verdict == "xfail" and not values["reason"]) or (
             verdict == "skip" and not values["detail"]
@@ -546,10 +570,11 @@ class _FastResults:
             if level is None:
                 return None
             values["level"] = level
-        given: set[str] = fields.__pydantic_fields_set__
+        given = fields.model_fields_set
         key = ("level" in given, "url" in given, "notes" in given, "live" in given)
         shared = self.fields_sets.setdefault(key, given)  # one set per kind of line
         return construct_trusted(ResultLine, values, shared)
+
 
 # ---- shards -----------------------------------------------------------------------------
 
@@ -582,8 +607,11 @@ def check_shards(results: Results) -> None:
                     f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
                     f" here but {known_ref} in {where}"
                 )
-    keys = [list(map(_identity, [*file.results, *file.properties])) for file in results.files]
-    if sum(map(len, keys)) != len(set().union(*keys)):  # a duplicate: say where, in file order
+    keys: list[list[tuple[str, str, str]]] = [
+        list(map(_identity, [*file.results, *file.properties])) for file in results.files
+    ]
+    unique = set[tuple[str, str, str]]().union(*keys)
+    if sum(map(len, keys)) != len(unique):  # a duplicate: say where, in file order
         for file, of_file in zip(results.files, keys, strict=True):
             for index, key in enumerate(of_file):
                 here = f"{file.path}:{index + 2}"
@@ -649,18 +677,31 @@ def merge_results(results: Results) -> str:
     count = 0
     for file in results.files:
         for line in file.results:
-            record = line.model_dump(mode="json")
-            for optional in ("live", "level", "url", "notes"):
-                if getattr(line, optional, None) is None:
-                    record.pop(optional, None)  # as the plugin writes it
-            lines.append(record)
+            lines.append(_result_record(line))
             count += 1
     for file in results.files:  # property lines follow every cell line
         for prop in file.properties:
             lines.append(_property_record(prop))
             count += 1
     lines.append({"kind": "end", "results": count})
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return "".join(_json_line(line) + "\n" for line in lines)
+
+
+_json_line = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(record, ensure_ascii=False)`, without building an encoder per record."""
+
+
+def _result_record(line: ResultLine) -> dict[str, Any]:
+    """A cell line as the plugin writes it: `level`, `url`, `notes` and `live` only when set.
+
+    Without `live`, every field is a string or null, so the fields in their order (the
+    model's `__dict__`) are the line's JSON form, as `model_dump(mode="json")` gives it
+    (tests/test_results_fast.py pins it) without a pass of pydantic's serializer per line."""
+    record = line.model_dump(mode="json") if line.live is not None else dict(line.__dict__)
+    for optional in ("live", "level", "url", "notes"):
+        if record[optional] is None:
+            del record[optional]
+    return record
 
 
 def _property_record(line: PropertyLine) -> dict[str, Any]:
