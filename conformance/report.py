@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from datetime import date as Date
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
@@ -328,6 +328,8 @@ def _count(keys: tuple[Any, ...], values: list[Any]) -> dict[Any, int]:
 _SHARED = ("api", "model", "expect", "known", "cite")
 """What every check of a cell says alike."""
 _shared = attrgetter(*_SHARED)
+_of_check = itemgetter("check", "level", "verdict", "detail", "reason", "link", "outcome", "live")
+"""A line's own fields, from its `__dict__`, in one call."""
 _CHECK_FIELDS = set(CheckReport.model_fields)
 _CELL_FIELDS = set(CellReport.model_fields)
 
@@ -349,26 +351,21 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
     for line in group:
         if line is not first and _shared(line) != shared:
             _disagree(target, first, line)
-        if line.outcome is not None and line.outcome not in outcomes:
-            outcomes.append(line.outcome)
-        if line.live is not None and line.live not in live:
-            live.append(line.live)
-        level: Level = line.level or "reference"  # always filled in on load
-        verdict = line.verdict
-        checks.append(
-            construct_trusted(
-                CheckReport,
-                {
-                    "check": line.check,
-                    "level": level,
-                    "verdict": verdict,
-                    "detail": line.detail,
-                    "reason": line.reason,
-                    "link": line.link,
-                },
-                _CHECK_FIELDS,
-            )
-        )
+        check, level, verdict, detail, reason, link, outcome, seen = _of_check(line.__dict__)
+        if outcome is not None and outcome not in outcomes:
+            outcomes.append(outcome)
+        if seen is not None and seen not in live:
+            live.append(seen)
+        level = level or "reference"  # always filled in on load
+        values = {
+            "check": check,
+            "level": level,
+            "verdict": verdict,
+            "detail": detail,
+            "reason": reason,
+            "link": link,
+        }
+        checks.append(construct_trusted(CheckReport, values, _CHECK_FIELDS))
         if level in verdicts:
             verdicts[level].add(verdict)
         else:

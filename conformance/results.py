@@ -365,28 +365,31 @@ def _load_file(path: str) -> ResultsFile:
         except UnicodeDecodeError as error:
             raise ReportError(f"{path}: not UTF-8: {error.reason} at byte {error.start}") from None
     lines = data.split(b"\n")  # a newline byte is never part of another UTF-8 character
+    del data
     cut = lines[-1] != b""  # the last line lacks its newline
     if not cut:
         lines.pop()
     if not lines:
         raise ReportError(f"{path}: the file is empty; it looks truncated")
+    total = len(lines)
+    lines.reverse()  # read by popping, so that a line's bytes are freed once it is read
 
-    def parse(number: int) -> _Line:
-        raw = lines[number - 1].decode("utf-8")
-        return _parse(raw, f"{path}:{number}", cut=cut and number == len(lines))
+    def parse(raw: bytes, number: int) -> _Line:
+        return _parse(raw.decode("utf-8"), f"{path}:{number}", cut=cut and number == total)
 
-    meta = parse(1)
+    meta = parse(lines.pop(), 1)
     if not isinstance(meta, MetaLine):
         raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
     properties: list[PropertyLine] = []
     fast = _FastResults(meta.targets)
-    results = fast.leading(lines[1:])  # the cell lines, up to the first it does not accept
-    for number in range(len(results) + 2, len(lines) + 1):
-        line = fast.line(lines[number - 1]) or parse(number)
+    results = fast.leading(lines)  # the cell lines, up to the first it does not accept
+    for number in range(len(results) + 2, total + 1):
+        raw = lines.pop()
+        line = fast.line(raw) or parse(raw, number)
         if isinstance(line, MetaLine):
             raise ReportError(f"{path}:{number}: a second meta line")
         if isinstance(line, EndLine):
-            if number != len(lines):
+            if number != total:
                 raise ReportError(f"{path}:{number + 1}: a line after the end line")
             _check_end(path, number, meta, line)
             count = len(results) + len(properties)
@@ -421,7 +424,7 @@ def _load_file(path: str) -> ResultsFile:
             f" `{' '.join(meta.run.command)}`) never finished: it was killed, crashed or is still"
             " running; its results are incomplete, run it again"
         )
-    raise ReportError(f"{path}: no end line after line {len(lines)}; the file looks truncated")
+    raise ReportError(f"{path}: no end line after line {total}; the file looks truncated")
 
 
 _STATUS_WORDS: dict[str, str] = {
@@ -524,14 +527,16 @@ class _FastResults:
         self.cells: set[tuple[str, ...]] = set()
         self.fields_sets: dict[tuple[bool, ...], set[str]] = {}
 
-    def leading(self, raws: list[bytes]) -> list[ResultLine]:
-        """The models of the lines, up to the first this path does not accept."""
+    def leading(self, unread: list[bytes]) -> list[ResultLine]:
+        """The models of the next lines (the last of `unread` first), up to the first this
+        path does not accept; the lines it reads are taken off `unread`."""
         models: list[ResultLine] = []
         line = self.line
-        for raw in raws:
-            model = line(raw)
+        while unread:
+            model = line(unread[-1])
             if model is None:
                 break
+            unread.pop()
             models.append(model)
         return models
 
