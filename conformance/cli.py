@@ -32,17 +32,19 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from conformance import __version__
 from conformance.diff import diff_reports, render_diff
-from conformance.html import Citation, render_html
 from conformance.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.paths import PathProblem, check_folder, check_output_file
 from conformance.report import Report, badges, build_report, render_markdown
 from conformance.results import ReportError, load_results, merge_results
 from conformance.runlog import write_atomic
+
+if TYPE_CHECKING:
+    from conformance.html import Citation
 
 __all__ = ["main"]
 
@@ -99,6 +101,8 @@ def _report(args: argparse.Namespace) -> int:
     elif args.format == "json":
         text = report.model_dump_json(indent=2) + "\n"
     else:
+        from conformance.html import render_html  # only this format needs it
+
         citations = _citations(args.matrix, report) if args.matrix else None
         snapshots = Path(args.snapshots) if args.snapshots else None
         text = render_html(report, snapshots=snapshots, citations=citations)
@@ -107,6 +111,8 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _citations(path: str, report: Report) -> dict[str, Citation]:
+    from conformance.html import Citation
+
     matrix = load_matrix(path)
     if matrix.digest != report.matrix_digest:
         raise ReportError(
