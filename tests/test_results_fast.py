@@ -10,12 +10,14 @@ is one validation accepts unchanged.
 
 from __future__ import annotations
 
+import gc
 import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from conformance import results
+from conformance.cli import main
 from conformance.diff import CellSide, diff_reports
 from conformance.report import CellReport, CheckReport, Report, build_report
 from conformance.results import ReportError, ResultLine, load_results, merge_results
@@ -282,3 +284,12 @@ def test_a_merge_of_lines_read_fast_reads_back_the_same(tmp_path: Path) -> None:
     merged.write_text(merge_results(load_results([path])), encoding="utf-8")
     again = load_results([merged])
     assert again.files[0].results == load_results([path]).files[0].results
+
+
+def test_the_cycle_collector_is_on_again_after_a_command(tmp_path: Path) -> None:
+    path = write(tmp_path / "r.jsonl", ALL_PASS)
+    assert gc.isenabled()
+    assert main(["report", str(path), "-o", str(tmp_path / "r.md")]) == 0
+    assert gc.isenabled()
+    assert main(["report", str(tmp_path / "missing.jsonl")]) == 2  # and after an error
+    assert gc.isenabled()
