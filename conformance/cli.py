@@ -40,7 +40,7 @@ from conformance.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.paths import PathProblem, check_folder, check_output_file
 from conformance.report import Report, badges, build_report, render_markdown
-from conformance.results import ReportError, load_results, merge_results
+from conformance.results import ReportError, ResultLine, load_results, merge_results
 from conformance.runlog import write_atomic
 
 if TYPE_CHECKING:
@@ -133,8 +133,9 @@ def _diff(args: argparse.Namespace) -> int:
     from conformance import adoption
 
     gate = adoption.gate_levels(args.gate)
-    base = build_report(adoption.gated(load_results([args.base]), gate))
-    head = build_report(adoption.gated(load_results([args.head]), gate))
+    known: dict[bytes, ResultLine] = {}  # the head's lines the base has are read once
+    base = build_report(adoption.gated(load_results([args.base], known=known), gate))
+    head = build_report(adoption.gated(load_results([args.head], known=known), gate))
     diff = diff_reports(base, head)
     levels = cast("tuple[Level, ...]", args.fail_on)
     _write(render_diff(diff, levels), args.output, [args.base, args.head])

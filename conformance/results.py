@@ -327,8 +327,15 @@ class Results(_Model):
 # ---- loading ----------------------------------------------------------------------------
 
 
-def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
-    """Read results files strictly; several files must be shards of one run."""
+def load_results(
+    paths: Sequence[str | os.PathLike[str]], *, known: dict[bytes, ResultLine] | None = None
+) -> Results:
+    """Read results files strictly; several files must be shards of one run.
+
+    `known`, when given, holds the cell lines read so far, by their exact bytes, and gets
+    this call's: a line byte for byte the same as one validated already is that line's model,
+    checked only against its file's meta line (`conformance diff` reads two files that share
+    most of their lines). Nothing outlives the dict the caller passes."""
     if not paths:
         raise ReportError("no results files given")
     files: list[ResultsFile] = []
@@ -341,7 +348,7 @@ def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
             continue
         seen.add(real)
         try:
-            files.append(_load_file(os.fspath(path)))
+            files.append(_load_file(os.fspath(path), known))
         except ReportError as error:
             problems += error.problems
     if files:
@@ -354,7 +361,7 @@ def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
     return Results(files=files)
 
 
-def _load_file(path: str) -> ResultsFile:
+def _load_file(path: str, known: dict[bytes, ResultLine] | None) -> ResultsFile:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
@@ -381,7 +388,7 @@ def _load_file(path: str) -> ResultsFile:
     if not isinstance(meta, MetaLine):
         raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
     properties: list[PropertyLine] = []
-    fast = _FastResults(meta.targets)
+    fast = _FastResults(meta.targets, known)
     results = fast.leading(lines)  # the cell lines, up to the first it does not accept
     for number in range(len(results) + 2, total + 1):
         raw = lines.pop()
@@ -521,9 +528,12 @@ if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] 
 class _FastResults:
     """Turns cell lines into `ResultLine` models, or says "validate this one"."""
 
-    def __init__(self, targets: dict[str, str]) -> None:
+    def __init__(self, targets: dict[str, str], known: dict[bytes, ResultLine] | None) -> None:
         self.targets = targets
         """The meta line's: a line of another target goes the validating path, to its error."""
+        self.known = known
+        """Lines read already (of another file, for `load_results(known=...)`), by bytes;
+        None: none kept (each line's bytes are freed once read)."""
         self.cells: set[tuple[str, ...]] = set()
         self.fields_sets: dict[tuple[bool, ...], set[str]] = {}
 
@@ -542,6 +552,10 @@ class _FastResults:
 
     def line(self, raw: bytes) -> ResultLine | None:
         """The line's model, or None when only the validating path may judge it."""
+        if self.known is not None and (model := self.known.get(raw)) is not None:
+            if self.targets.get(model.target) != model.target_version:
+                return None
+            return model
         try:
             fields = _validate_cell_fields(raw)
         except ValidationError:
@@ -578,7 +592,10 @@ class _FastResults:
         given = fields.model_fields_set
         key = ("level" in given, "url" in given, "notes" in given, "live" in given)
         shared = self.fields_sets.setdefault(key, given)  # one set per kind of line
-        return construct_trusted(ResultLine, values, shared)
+        model = construct_trusted(ResultLine, values, shared)
+        if self.known is not None:
+            self.known[raw] = model
+        return model
 
 
 # ---- shards -----------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def _validated(raw: bytes) -> ResultLine:
 @pytest.mark.parametrize("line", GOOD)
 def test_a_line_read_fast_is_the_model_validation_makes(line: dict[str, Any]) -> None:
     raw = _raw(line)
-    fast = FastResults(TARGETS).line(raw)
+    fast = FastResults(TARGETS, None).line(raw)
     slow = _validated(raw)
     if "live" in line and line["live"] is not None:
         assert fast == slow or fast is None
@@ -114,7 +114,7 @@ def test_the_fast_path_leaves_every_refused_line_to_validation(
     name: str, line: dict[str, Any]
 ) -> None:
     raw = _raw(line)
-    fast = FastResults(TARGETS).line(raw)
+    fast = FastResults(TARGETS, None).line(raw)
     try:
         slow = _validated(raw)
     except ValueError:
@@ -293,3 +293,20 @@ def test_the_cycle_collector_is_on_again_after_a_command(tmp_path: Path) -> None
     assert gc.isenabled()
     assert main(["report", str(tmp_path / "missing.jsonl")]) == 2  # and after an error
     assert gc.isenabled()
+
+
+def test_lines_known_from_another_file_are_judged_by_their_own_file(tmp_path: Path) -> None:
+    base = write(tmp_path / "base.jsonl", ALL_PASS)
+    changed = [*ALL_PASS[:-1], ALL_PASS[-1] | {"verdict": "fail", "detail": "lost"}]
+    head = write(tmp_path / "head.jsonl", changed)
+    known: dict[bytes, ResultLine] = {}
+    assert load_results([base], known=known) == load_results([base])
+    assert len(known) == len(ALL_PASS)
+    assert load_results([head], known=known) == load_results([head])
+    other = write(tmp_path / "other.jsonl", ALL_PASS, head=meta(other="1.0"))
+    with pytest.raises(ReportError) as raised:
+        load_results([other], known=known)
+    with pytest.raises(ReportError) as alone:
+        load_results([other])
+    assert "other.jsonl:2: target 'reference' '0.1.0' is not declared" in str(raised.value)
+    assert str(raised.value) == str(alone.value)
