@@ -499,7 +499,9 @@ def construct_trusted(cls: type[_M], values: dict[str, Any], fields_set: set[str
     given: what `BaseModel.model_construct(_fields_set=...)` does, without its per-field loop.
 
     `fields_set` is used as it is (as `model_construct` does) and may be shared by many
-    models: they are frozen, and pydantic copies it before changing a copy (`model_copy`)."""
+    models: they are frozen, and pydantic copies it before changing a copy (`model_copy`).
+    Only for frozen models without private attributes or `model_post_init` (the tests check
+    each model it assembles)."""
     model = cls.__new__(cls)
     _setattr(model, "__dict__", values)
     _setattr(model, "__pydantic_fields_set__", fields_set)

@@ -15,6 +15,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from pydantic import BaseModel
 
 from conformance import results
 from conformance.cli import main
@@ -310,3 +311,14 @@ def test_lines_known_from_another_file_are_judged_by_their_own_file(tmp_path: Pa
         load_results([other])
     assert "other.jsonl:2: target 'reference' '0.1.0' is not declared" in str(raised.value)
     assert str(raised.value) == str(alone.value)
+
+
+@pytest.mark.parametrize("model", [ResultLine, CheckReport, CellReport, CellSide])
+def test_the_models_assembled_without_validation_have_nothing_construct_trusted_skips(
+    model: type[BaseModel],
+) -> None:
+    """`construct_trusted` sets no private attributes and calls no `model_post_init`."""
+    assert not model.__private_attributes__
+    assert model.__pydantic_post_init__ is None
+    assert model.model_config.get("extra") == "forbid"
+    assert model.model_config.get("frozen")
