@@ -6,7 +6,12 @@ about as many lines as asked for: every line is one the suite really writes. `me
 two shards (the first and second half of the targets); `diff` compares the file with a copy
 in which one cell in twenty of every target got worse.
 
-    python benchmarks/bench_results.py [--lines 100000] [--rounds 3]
+    python benchmarks/bench_results.py [--lines 100000] [--rounds 3] [--inputs DIR]
+                                       [--against DIR]
+
+`--against DIR` runs every command also with another version's package (main's, say), the
+two alternated in one run so that both see the same load, and refuses outputs that differ
+by a byte.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _bench import ROOT, passed, pytest_args, run, table, user_project
+from _bench import ROOT, Run, passed, pytest_args, run, table, user_project
 
 _CLI = [sys.executable, "-c", "import sys; from conformance.cli import main; sys.exit(main())"]
 
@@ -58,69 +63,106 @@ def _copies(
     return out
 
 
+def _inputs(folder: Path, lines: int) -> tuple[int, int]:
+    """Write big.jsonl, worse.jsonl and two shards into `folder` (kept if there already):
+    the number of result lines per target and of targets."""
+    sizes = folder / "sizes"
+    if sizes.exists():
+        per_target, targets = map(int, sizes.read_text().split())
+        return per_target, targets
+    project = user_project(folder / "project", cassettes=ROOT / "cassettes")
+    seed = project / "results.jsonl"
+    done = run(pytest_args("-m", "conformance", "--conformance-results", str(seed)), cwd=project)
+    if not passed(done):
+        raise SystemExit(f"the reference run failed:\n{done.output[-3000:]}")
+    source = _lines(seed)
+    per_target = len(source) - 2
+    names = [f"t{i:03d}" for i in range(max(2, round(lines / per_target)))]
+    _write(folder / "big.jsonl", _copies(source, names))
+    _write(folder / "worse.jsonl", _copies(source, names, worse=True))
+    half = len(names) // 2
+    for index, part in enumerate((names[:half], names[half:])):
+        shard = _copies(source, part)
+        shard[0]["targets"] = dict.fromkeys(names, "1.0.0")  # one run, split by target
+        _write(folder / f"shard-{index}.jsonl", shard)
+    sizes.write_text(f"{per_target} {len(names)}")
+    return per_target, len(names)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--inputs",
+        type=Path,
+        help="keep the generated results files in this folder, and reuse them if there",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a folder holding another version's `conformance` package (e.g. `git archive main"
+        " conformance | tar -x -C DIR`): every command runs with both, alternately, and their"
+        " outputs must be byte-identical",
+    )
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        folder = user_project(Path(tmp) / "project", cassettes=ROOT / "cassettes")
-        seed = folder / "results.jsonl"
-        done = run(pytest_args("-m", "conformance", "--conformance-results", str(seed)), cwd=folder)
-        if not passed(done):
-            raise SystemExit(f"the reference run failed:\n{done.output[-3000:]}")
-        source = _lines(seed)
-        per_target = len(source) - 2
-        names = [f"t{i:03d}" for i in range(max(2, round(options.lines / per_target)))]
-        big, worse = Path(tmp) / "big.jsonl", Path(tmp) / "worse.jsonl"
-        shards = [Path(tmp) / "shard-0.jsonl", Path(tmp) / "shard-1.jsonl"]
-        _write(big, _copies(source, names))
-        _write(worse, _copies(source, names, worse=True))
-        half = len(names) // 2
-        _write(shards[0], _copies(source, names[:half]))
-        _write(shards[1], _copies(source, names[half:]))
-        for shard in shards:
-            lines = _lines(shard)
-            lines[0]["targets"] = dict.fromkeys(names, "1.0.0")  # one run, split by target
-            _write(shard, lines)
-        total = len(_lines(big)) - 2
-        out = Path(tmp) / "out"  # the commands refuse to write anything but a regular file
+        folder = (options.inputs or Path(tmp)).resolve()
+        folder.mkdir(parents=True, exist_ok=True)
+        per_target, targets = _inputs(folder, options.lines)
+        big, worse = folder / "big.jsonl", folder / "worse.jsonl"
+        shards = [folder / "shard-0.jsonl", folder / "shard-1.jsonl"]
         commands = {
-            "report --format md": [*_CLI, "report", str(big), "--format", "md", "-o", str(out)],
-            "report --format json": [
-                *_CLI,
-                "report",
-                str(big),
-                "--format",
-                "json",
-                "-o",
-                str(out),
-            ],
-            "merge (2 shards)": [*_CLI, "merge", *map(str, shards), "-o", str(out)],
-            "diff": [*_CLI, "diff", str(big), str(worse), "-o", str(out)],
-            "python start-up and import": [*_CLI[:2], "import conformance.cli"],
+            "report --format md": ["report", str(big), "--format", "md"],
+            "report --format json": ["report", str(big), "--format", "json"],
+            "merge (2 shards)": ["merge", *map(str, shards)],
+            "diff": ["diff", str(big), str(worse)],
+            "python start-up and import": None,
         }
-        rows: list[tuple[str, str, str, str]] = []
-        for label, command in commands.items():
-            runs = [run(command, cwd=ROOT) for _ in range(options.rounds)]
-            codes = {r.returncode for r in runs}
-            expected = {1} if label == "diff" else {0}  # the diff finds the regressions
-            if codes != expected:
-                raise SystemExit(f"{label}: exit {codes}:\n{runs[0].output[-2000:]}")
-            peak = max(r.max_rss_mib for r in runs)
-            rows.append(
-                (
-                    label,
-                    f"{statistics.median(r.seconds for r in runs):.2f} s",
-                    f"{statistics.median(r.cpu for r in runs):.2f} s",
-                    f"{peak:.0f} MiB",
-                )
-            )
+        # Each side imports its own package: PYTHONPATH, from a folder that holds none.
+        sides = {"this": ROOT, **({"against": options.against} if options.against else {})}
+        runs: dict[tuple[str, str], list[Run]] = {}
+        for _ in range(options.rounds):
+            for label, args in commands.items():
+                for side, package in sides.items():
+                    out = Path(tmp) / f"out-{side}"  # the commands write only a regular file
+                    command = [*_CLI, *args, "-o", str(out)] if args else [*_CLI[:2], _IMPORT]
+                    done = run(command, cwd=Path(tmp), env={"PYTHONPATH": str(package)})
+                    expected = 1 if label == "diff" else 0  # the diff finds the regressions
+                    if done.returncode != expected:
+                        raise SystemExit(f"{label}, {side}: exit {done.returncode}:\n{done.output}")
+                    runs.setdefault((label, side), []).append(done)
+                this, against = Path(tmp) / "out-this", Path(tmp) / "out-against"
+                if args and options.against and this.read_bytes() != against.read_bytes():
+                    raise SystemExit(f"{label}: the outputs of the two versions differ")
+        rows = [_row(label, runs, sides) for label in commands]
+    heads = ["command", "wall", "CPU", "peak RSS"]
+    if options.against:
+        heads += ["CPU against", "peak RSS against", "CPU ratio"]
     print(
-        f"{total:,} result lines ({len(names)} targets x {per_target} lines); medians of "
-        f"{options.rounds}"
+        f"{per_target * targets:,} result lines ({targets} targets x {per_target} lines);"
+        f" medians of {options.rounds}"
+        + (f"; against {options.against}, alternated, outputs identical" if options.against else "")
     )
-    print(table(("command", "wall", "CPU", "peak RSS"), rows))
+    print(table(heads, rows))
+
+
+_IMPORT = "import conformance.cli"
+
+
+def _row(label: str, runs: dict[tuple[str, str], list[Run]], sides: dict[str, Path]) -> list[str]:
+    def cpu(side: str) -> float:
+        return statistics.median(r.cpu for r in runs[(label, side)])
+
+    def rss(side: str) -> str:
+        return f"{max(r.max_rss_mib for r in runs[(label, side)]):.0f} MiB"
+
+    this = runs[(label, "this")]
+    row = [label, f"{statistics.median(r.seconds for r in this):.2f} s", f"{cpu('this'):.2f} s"]
+    row.append(rss("this"))
+    if "against" in sides:
+        row += [f"{cpu('against'):.2f} s", rss("against"), f"{cpu('against') / cpu('this'):.1f}x"]
+    return row
 
 
 if __name__ == "__main__":

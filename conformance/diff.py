@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict
 
 from conformance.levels import LEVELS, Level
 from conformance.report import CellReport, PropertyReport, Report, md_text, short_digest
+from conformance.results import construct_trusted
 
 __all__ = [
     "OUTCOME_RANK",
@@ -170,23 +171,37 @@ def _property_side(prop: PropertyReport) -> CellSide:
     )
 
 
+_SIDE_FIELDS = set(CellSide.model_fields)
+
+
 def _side(cell: CellReport) -> CellSide:
-    verdicts = {check.check: check.verdict for check in cell.checks}
-    status: DiffStatus = cell.status
-    if status == "fail" and "fail" not in verdicts.values():
-        status = "xpass"
-    levels: dict[Level, DiffStatus] = {}
-    for level, at in cell.levels.items():
-        at_level = {c.verdict for c in cell.checks if c.level == level}
-        levels[level] = "xpass" if at == "fail" and "fail" not in at_level else at
-    return CellSide(
-        status=status,
-        outcome=cell.outcome,
-        expect=cell.expect,
-        verdicts=verdicts,
-        reason=next((check.reason for check in cell.checks if check.reason), None),
-        levels=levels,
-    )
+    """A cell's side, in one pass over its checks, assembled without validation: every value
+    is the report's (validated) or one of `DiffStatus`; 34,000 cells validated once more were
+    a third of a diff."""
+    verdicts: dict[str, str] = {}
+    failing: set[Level] = set()
+    """The levels with a check that failed: a cell failing with none of them only xpasses."""
+    reason: str | None = None
+    for check in cell.checks:
+        verdicts[check.check] = check.verdict
+        if check.verdict == "fail":
+            failing.add(check.level)
+        if reason is None and check.reason:
+            reason = check.reason
+    status: DiffStatus = "xpass" if cell.status == "fail" and not failing else cell.status
+    levels: dict[Level, DiffStatus] = {
+        level: "xpass" if at == "fail" and level not in failing else at
+        for level, at in cell.levels.items()
+    }
+    values = {
+        "status": status,
+        "outcome": cell.outcome,
+        "expect": cell.expect,
+        "verdicts": verdicts,
+        "reason": reason,
+        "levels": levels,
+    }
+    return construct_trusted(CellSide, values, _SIDE_FIELDS)
 
 
 def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -> CellChange | None:
@@ -194,6 +209,8 @@ def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -
     if old is None or new is None:
         kind: ChangeKind = "added" if old is None else "removed"
         return CellChange(target=target, cell=cell, kind=kind, base=old, head=new, notes=[])
+    if old == new:  # nothing below can tell them apart: no note, no rank moved, no level
+        return None
     notes = _notes(old, new)
     by_status = STATUS_RANK[new.status] - STATUS_RANK[old.status]
     by_outcome = 0

@@ -10,7 +10,8 @@ from __future__ import annotations
 import os
 import re
 from datetime import date as Date
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -35,6 +36,7 @@ from conformance.results import (
     Style,
     Verdict,
     check_shards,
+    construct_trusted,
     load_results,
     targets_of,
 )
@@ -323,59 +325,87 @@ def _count(keys: tuple[Any, ...], values: list[Any]) -> dict[Any, int]:
     return {key: values.count(key) for key in keys}
 
 
+_SHARED = ("api", "model", "expect", "known", "cite")
+"""What every check of a cell says alike."""
+_shared = attrgetter(*_SHARED)
+_of_check = itemgetter("check", "level", "verdict", "detail", "reason", "link", "outcome", "live")
+"""A line's own fields, from its `__dict__`, in one call."""
+_CHECK_FIELDS = set(CheckReport.model_fields)
+_CELL_FIELDS = set(CellReport.model_fields)
+
+
 def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
+    """The cell's report, from its checks' lines, in one pass over them.
+
+    The lines are validated already (`load_results`) and every value below is one of theirs
+    or computed here, so the report's models are assembled without validating them again
+    (`construct_trusted`): 17,000 cells and 100,000 checks validated once more cost more than
+    the rest of the report (docs/performance.md; tests/test_results_fast.py re-validates
+    them)."""
     first = group[0]
-    shared = ("api", "model", "expect", "known", "cite")
-    for line in group[1:]:
-        for field in shared:
-            if (value := getattr(line, field)) != getattr(first, field):
-                raise ReportError(
-                    f"target {target!r}, cell {first.cell!r}: checks disagree on {field}"
-                    f" ({getattr(first, field)!r} vs {value!r})"
-                )
+    shared = _shared(first)
     outcomes: list[Outcome] = []
+    live: list[Live] = []
+    checks: list[CheckReport] = []
+    verdicts: dict[Level, set[Verdict]] = {}
     for line in group:
-        if line.outcome is not None and line.outcome not in outcomes:
-            outcomes.append(line.outcome)
+        if line is not first and _shared(line) != shared:
+            _disagree(target, first, line)
+        check, level, verdict, detail, reason, link, outcome, seen = _of_check(line.__dict__)
+        if outcome is not None and outcome not in outcomes:
+            outcomes.append(outcome)
+        if seen is not None and seen not in live:
+            live.append(seen)
+        level = level or "reference"  # always filled in on load
+        values = {
+            "check": check,
+            "level": level,
+            "verdict": verdict,
+            "detail": detail,
+            "reason": reason,
+            "link": link,
+        }
+        checks.append(construct_trusted(CheckReport, values, _CHECK_FIELDS))
+        if level in verdicts:
+            verdicts[level].add(verdict)
+        else:
+            verdicts[level] = {verdict}
     if len(outcomes) > 1:
         raise ReportError(
             f"target {target!r}, cell {first.cell!r}: checks observed different outcomes"
             f" {outcomes!r}"
         )
-    live: list[Live] = []
-    for line in group:
-        if line.live is not None and line.live not in live:
-            live.append(line.live)
     if len(live) > 1:
         raise ReportError(f"target {target!r}, cell {first.cell!r}: checks disagree on live")
-    checks = [
-        CheckReport(
-            check=line.check,
-            level=line.level or "reference",  # always filled in on load
-            verdict=line.verdict,
-            detail=line.detail,
-            reason=line.reason,
-            link=line.link,
-        )
-        for line in group
-    ]
-    verdicts: dict[Level, set[Verdict]] = {}
-    for check in checks:
-        verdicts.setdefault(check.level, set()).add(check.verdict)
-    return CellReport(
-        id=first.cell,
-        content_type=first.content_type,
-        source=first.source,
-        style=first.style,
-        status=_status({line.verdict for line in group}),
-        outcome=outcomes[0] if outcomes else None,
-        expect=first.expect,
-        known=first.known,
-        cite=first.cite,
-        checks=checks,
-        levels={level: _status(verdicts[level]) for level in LEVELS if level in verdicts},
-        live=live[0] if live else None,
+    every = set[Verdict]().union(*verdicts.values())
+    return construct_trusted(
+        CellReport,
+        {
+            "id": first.cell,
+            "content_type": first.content_type,
+            "source": first.source,
+            "style": first.style,
+            "status": _status(every),
+            "outcome": outcomes[0] if outcomes else None,
+            "expect": first.expect,
+            "known": first.known,
+            "cite": first.cite,
+            "checks": checks,
+            "levels": {level: _status(verdicts[level]) for level in LEVELS if level in verdicts},
+            "live": live[0] if live else None,
+        },
+        _CELL_FIELDS,
     )
+
+
+def _disagree(target: str, first: ResultLine, line: ResultLine) -> NoReturn:
+    for field in _SHARED:
+        if (value := getattr(line, field)) != getattr(first, field):
+            raise ReportError(
+                f"target {target!r}, cell {first.cell!r}: checks disagree on {field}"
+                f" ({getattr(first, field)!r} vs {value!r})"
+            )
+    raise AssertionError("the lines agree")  # pragma: no cover - called on a disagreement
 
 
 def _status(verdicts: set[Verdict]) -> CellStatus:

@@ -23,8 +23,9 @@ from __future__ import annotations
 import json
 import os
 from datetime import date as Date
+from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
 
 from pydantic import (
     AwareDatetime,
@@ -36,6 +37,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     ValidationInfo,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -46,7 +48,7 @@ from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
 from conformance.runlog import RunStatus
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 __all__ = [
     "CellStatus",
@@ -69,6 +71,7 @@ __all__ = [
     "Style",
     "Verdict",
     "check_shards",
+    "construct_trusted",
     "load_results",
     "merge_results",
     "targets_of",
@@ -324,8 +327,15 @@ class Results(_Model):
 # ---- loading ----------------------------------------------------------------------------
 
 
-def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
-    """Read results files strictly; several files must be shards of one run."""
+def load_results(
+    paths: Sequence[str | os.PathLike[str]], *, known: dict[bytes, ResultLine] | None = None
+) -> Results:
+    """Read results files strictly; several files must be shards of one run.
+
+    `known`, when given, holds the cell lines read so far, by their exact bytes, and gets
+    this call's: a line byte for byte the same as one validated already is that line's model,
+    checked only against its file's meta line (`conformance diff` reads two files that share
+    most of their lines). Nothing outlives the dict the caller passes."""
     if not paths:
         raise ReportError("no results files given")
     files: list[ResultsFile] = []
@@ -338,7 +348,7 @@ def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
             continue
         seen.add(real)
         try:
-            files.append(_load_file(os.fspath(path)))
+            files.append(_load_file(os.fspath(path), known))
         except ReportError as error:
             problems += error.problems
     if files:
@@ -351,34 +361,42 @@ def load_results(paths: Sequence[str | os.PathLike[str]]) -> Results:
     return Results(files=files)
 
 
-def _load_file(path: str) -> ResultsFile:
+def _load_file(path: str, known: dict[bytes, ResultLine] | None) -> ResultsFile:
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        data = Path(path).read_bytes()
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror}") from None
-    except UnicodeDecodeError as error:
-        raise ReportError(f"{path}: not UTF-8: {error.reason} at byte {error.start}") from None
-    lines = text.split("\n")
-    cut = lines[-1] != ""  # the last line lacks its newline
+    if not data.isascii():  # an ASCII file is UTF-8; any other is decoded once to check it
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ReportError(f"{path}: not UTF-8: {error.reason} at byte {error.start}") from None
+    lines = data.split(b"\n")  # a newline byte is never part of another UTF-8 character
+    del data
+    cut = lines[-1] != b""  # the last line lacks its newline
     if not cut:
         lines.pop()
     if not lines:
         raise ReportError(f"{path}: the file is empty; it looks truncated")
+    total = len(lines)
+    lines.reverse()  # read by popping, so that a line's bytes are freed once it is read
 
-    def parse(number: int) -> _Line:
-        return _parse(lines[number - 1], f"{path}:{number}", cut=cut and number == len(lines))
+    def parse(raw: bytes, number: int) -> _Line:
+        return _parse(raw.decode("utf-8"), f"{path}:{number}", cut=cut and number == total)
 
-    meta = parse(1)
+    meta = parse(lines.pop(), 1)
     if not isinstance(meta, MetaLine):
         raise ReportError(f"{path}:1: the first line must be the meta line, not {meta.kind!r}")
-    results: list[ResultLine] = []
     properties: list[PropertyLine] = []
-    for number in range(2, len(lines) + 1):
-        line = parse(number)
+    fast = _FastResults(meta.targets, known)
+    results = fast.leading(lines)  # the cell lines, up to the first it does not accept
+    for number in range(len(results) + 2, total + 1):
+        raw = lines.pop()
+        line = fast.line(raw) or parse(raw, number)
         if isinstance(line, MetaLine):
             raise ReportError(f"{path}:{number}: a second meta line")
         if isinstance(line, EndLine):
-            if number != len(lines):
+            if number != total:
                 raise ReportError(f"{path}:{number + 1}: a line after the end line")
             _check_end(path, number, meta, line)
             count = len(results) + len(properties)
@@ -413,7 +431,7 @@ def _load_file(path: str) -> ResultsFile:
             f" `{' '.join(meta.run.command)}`) never finished: it was killed, crashed or is still"
             " running; its results are incomplete, run it again"
         )
-    raise ReportError(f"{path}: no end line after line {len(lines)}; the file looks truncated")
+    raise ReportError(f"{path}: no end line after line {total}; the file looks truncated")
 
 
 _STATUS_WORDS: dict[str, str] = {
@@ -458,6 +476,130 @@ def _describe(loc: tuple[int | str, ...], msg: str, value: Any) -> str:
     return f"{field}: {msg}{got}" if field else f"{msg}{got}"
 
 
+# ---- the fast path for cell lines -------------------------------------------------------
+#
+# Validating each of 100,000 cell lines as a `ResultLine` calls two Python validators per
+# line from pydantic's Rust core (the level default, the rules across fields), and those
+# calls were most of `conformance report`'s load (docs/performance.md). So a cell line is
+# first validated as `_CellFields`, a model with `ResultLine`'s fields and their rules made
+# from its own field definitions (so the two cannot drift), but without its Python
+# validators; the rules across fields are then checked here, once per distinct cell, and the
+# `ResultLine` is assembled from the values without validating them again. A line this path
+# does not accept outright (a meta, end or property line, any error) goes through `_parse`,
+# the validating path, which accepts it or refuses it with the same located message as
+# before. tests/test_results_fast.py pins that both paths give equal models and refuse the
+# same lines.
+
+_M = TypeVar("_M", bound=BaseModel)
+_setattr = object.__setattr__
+
+
+def construct_trusted(cls: type[_M], values: dict[str, Any], fields_set: set[str]) -> _M:
+    """A model from values that are valid already, in the order of its fields, every field
+    given: what `BaseModel.model_construct(_fields_set=...)` does, without its per-field loop.
+
+    `fields_set` is used as it is (as `model_construct` does) and may be shared by many
+    models: they are frozen, and pydantic copies it before changing a copy (`model_copy`).
+    Only for frozen models without private attributes or `model_post_init` (the tests check
+    each model it assembles)."""
+    model = cls.__new__(cls)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", fields_set)
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
+
+
+_CELL_FIELDS: dict[str, Any] = {
+    name: (info.annotation, info) for name, info in ResultLine.model_fields.items()
+}
+_CellFields: type[BaseModel] = create_model("_CellFields", __base__=_Model, **_CELL_FIELDS)
+"""`ResultLine`'s fields, each with its own rules, and no rule across fields."""
+_validate_cell_fields: Callable[[bytes], BaseModel] = (
+    _CellFields.__pydantic_validator__.validate_json
+)
+if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] != [
+    "level",
+    "url",
+    "notes",
+    "live",
+]:
+    raise AssertionError("_FastResults.line shares fields sets by these optional fields")
+
+
+class _FastResults:
+    """Turns cell lines into `ResultLine` models, or says "validate this one"."""
+
+    def __init__(self, targets: dict[str, str], known: dict[bytes, ResultLine] | None) -> None:
+        self.targets = targets
+        """The meta line's: a line of another target goes the validating path, to its error."""
+        self.known = known
+        """Lines read already (of another file, for `load_results(known=...)`), by bytes;
+        None: none kept (each line's bytes are freed once read)."""
+        self.cells: set[tuple[str, ...]] = set()
+        self.fields_sets: dict[tuple[bool, ...], set[str]] = {}
+
+    def leading(self, unread: list[bytes]) -> list[ResultLine]:
+        """The models of the next lines (the last of `unread` first), up to the first this
+        path does not accept; the lines it reads are taken off `unread`."""
+        models: list[ResultLine] = []
+        line = self.line
+        while unread:
+            model = line(unread[-1])
+            if model is None:
+                break
+            unread.pop()
+            models.append(model)
+        return models
+
+    def line(self, raw: bytes) -> ResultLine | None:
+        """The line's model, or None when only the validating path may judge it."""
+        if self.known is not None and (model := self.known.get(raw)) is not None:
+            if self.targets.get(model.target) != model.target_version:
+                return None
+            return model
+        try:
+            fields = _validate_cell_fields(raw)
+        except ValidationError:
+            return None
+        values = cast("dict[str, Any]", fields.__dict__)
+        target, version = values["target"], values["target_version"]
+        cell, row, api = values["cell"], values["row"], values["api"]
+        key = (
+            target,
+            version,
+            cell,
+            row,
+            api,
+            values["content_type"],
+            values["source"],
+            values["style"],
+        )
+        if key not in self.cells:  # once per target and cell: declared, and of its cell
+            if self.targets.get(target) != version or not row.startswith(f"{api}/"):
+                return None
+            if cell != "/".join(key[3:4] + key[5:]):  # ResultLine._consistent
+                return None
+            self.cells.add(key)
+        verdict = values["verdict"]  # ... and on its verdict
+        if (verdict == "xfail" and not values["reason"]) or (
+            verdict == "skip" and not values["detail"]
+        ):
+            return None
+        if values["level"] is None:  # ResultLine._default_level
+            level = CHECK_LEVELS.get(values["check"])
+            if level is None:
+                return None
+            values["level"] = level
+        given = fields.model_fields_set
+        key = ("level" in given, "url" in given, "notes" in given, "live" in given)
+        shared = self.fields_sets.setdefault(key, given)  # one set per kind of line
+        model = construct_trusted(ResultLine, values, shared)
+        if self.known is not None:
+            self.known[raw] = model
+        return model
+
+
 # ---- shards -----------------------------------------------------------------------------
 
 
@@ -489,18 +631,28 @@ def check_shards(results: Results) -> None:
                     f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
                     f" here but {known_ref} in {where}"
                 )
-        for index, line in enumerate([*file.results, *file.properties]):
-            key = (line.target, line.cell, line.check)
-            here = f"{file.path}:{index + 2}"
-            if key in seen:
-                problems.append(
-                    f"{here}: duplicate result for target {line.target!r}, cell {line.cell!r},"
-                    f" check {line.check!r} (first at {seen[key]})"
-                )
-            else:
-                seen[key] = here
+    keys: list[list[tuple[str, str, str]]] = [
+        list(map(_identity, [*file.results, *file.properties])) for file in results.files
+    ]
+    unique = set[tuple[str, str, str]]().union(*keys)
+    if sum(map(len, keys)) != len(unique):  # a duplicate: say where, in file order
+        for file, of_file in zip(results.files, keys, strict=True):
+            for index, key in enumerate(of_file):
+                here = f"{file.path}:{index + 2}"
+                if key in seen:
+                    target, cell, check = key
+                    problems.append(
+                        f"{here}: duplicate result for target {target!r}, cell {cell!r},"
+                        f" check {check!r} (first at {seen[key]})"
+                    )
+                else:
+                    seen[key] = here
     if problems:
         raise ReportError(*problems)
+
+
+_identity = attrgetter("target", "cell", "check")
+"""A result's key: no two results of one run have the same."""
 
 
 def targets_of(results: Results) -> dict[str, str]:
@@ -549,18 +701,31 @@ def merge_results(results: Results) -> str:
     count = 0
     for file in results.files:
         for line in file.results:
-            record = line.model_dump(mode="json")
-            for optional in ("live", "level", "url", "notes"):
-                if getattr(line, optional, None) is None:
-                    record.pop(optional, None)  # as the plugin writes it
-            lines.append(record)
+            lines.append(_result_record(line))
             count += 1
     for file in results.files:  # property lines follow every cell line
         for prop in file.properties:
             lines.append(_property_record(prop))
             count += 1
     lines.append({"kind": "end", "results": count})
-    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    return "".join(_json_line(line) + "\n" for line in lines)
+
+
+_json_line = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(record, ensure_ascii=False)`, without building an encoder per record."""
+
+
+def _result_record(line: ResultLine) -> dict[str, Any]:
+    """A cell line as the plugin writes it: `level`, `url`, `notes` and `live` only when set.
+
+    Without `live`, every field is a string or null, so the fields in their order (the
+    model's `__dict__`) are the line's JSON form, as `model_dump(mode="json")` gives it
+    (tests/test_results_fast.py pins it) without a pass of pydantic's serializer per line."""
+    record = line.model_dump(mode="json") if line.live is not None else dict(line.__dict__)
+    for optional in ("live", "level", "url", "notes"):
+        if record[optional] is None:
+            del record[optional]
+    return record
 
 
 def _property_record(line: PropertyLine) -> dict[str, Any]:
