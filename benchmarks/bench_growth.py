@@ -88,7 +88,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="1000,2500,5000,10000")
     sizes = [int(s) for s in parser.parse_args().sizes.split(",")]
-    rows: list[tuple[object, ...]] = []
+    rows: list[tuple[str, ...]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             folder = Path(tmp) / f"m{size}"

@@ -24,6 +24,7 @@ that finds no counterexample proves nothing.
 from __future__ import annotations
 
 import copy
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -160,10 +161,13 @@ def _signature(name: str, rows: Sequence[RowRef], config: settings) -> tuple[obj
     in the same order until one of them fails. The phases are left out: those after `generate`
     only run once an example failed.
 
-    No string or number literal is added here: hypothesis also draws from the literals of the
-    project's own modules, so a new one would change the histories tried."""
+    Hypothesis also draws from the string and number literals of every local module loaded
+    (the project's own code, not site-packages), so the modules loaded are part of the
+    signature: a search that loaded a module while it ran is not shared (see `search`). For
+    the same reason no literal is added here: a new one would change the histories tried."""
     replay = name == "cross-provider-replay"
-    return (replay, tuple(rows), repr(settings(config, phases=[Phase.generate])))
+    modules = frozenset(sys.modules)
+    return (replay, tuple(rows), repr(settings(config, phases=[Phase.generate])), modules)
 
 
 def _recorded(check: _Check, tried: list[tuple[tuple[RowRef, ...], History]]) -> _Check:
@@ -226,7 +230,7 @@ def search(
             return rerun
     recording: list[tuple[tuple[RowRef, ...], History]] = []
     found = _search(name, _recorded(check, recording), target, rows, examples, config)
-    if not found.failed:
+    if not found.failed and _signature(name, rows, config) == signature:
         _TRIED.setdefault(signature, tuple(recording))
     return found
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,3 +201,20 @@ def test_histories_are_shared_as_drawn_even_after_a_target_changed_them_in_place
     _fresh("text-identical", own, 12)
     assert reused.seen == own.seen
     assert any(b'"type":"image"' in h or b'"type":"audio"' in h for _, h in own.seen)
+
+
+def test_a_search_that_loaded_a_module_is_not_shared() -> None:
+    # Hypothesis draws from the literals of local modules: one loaded during a search may
+    # change what the next search draws, so that search draws for itself.
+    class Loads(ReferenceTarget):
+        def render(self, row: RowRef, history: History) -> Payload:
+            sys.modules.setdefault("_conformance_loaded_by_a_search", types.ModuleType("x"))
+            return super().render(row, history)
+
+    try:
+        assert not _fresh("total", Loads(), 5).failed
+        assert not _TRIED  # pyright: ignore[reportPrivateUsage]
+        assert not search("total", ReferenceTarget(), ROWS, 5).failed
+        assert _TRIED  # pyright: ignore[reportPrivateUsage]
+    finally:
+        sys.modules.pop("_conformance_loaded_by_a_search", None)
