@@ -53,9 +53,10 @@ __all__ = [
 ]
 
 DEFAULT_EXAMPLES: Final = 50
-"""Histories tried per target and property in the gate. On this repository's 2-core machine,
-under load, the eight properties take about 40 s on the reference target at 50 examples
-(about 10 s unloaded); `nox -s nightly` searches with 2,000."""
+"""Histories tried per target and property in the gate. The seven single-row properties try
+the same histories, drawn once and shared (`search`), so on the reference the eight searches
+cost about 1 s of CPU at 50 examples (docs/performance.md); on a framework target each example
+drives the framework about 12 times. `nox -s nightly` searches with 2,000."""
 
 SHRINK_CALLS: Final = 50
 """At most this many histories are tried while shrinking a counterexample: hypothesis would try
