@@ -23,6 +23,8 @@ that finds no counterexample proves nothing.
 
 from __future__ import annotations
 
+import copy
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -31,9 +33,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from conformance import properties
 from conformance.history import History, Media, Text, ToolCall, ToolResult
 from conformance.levels import PROPERTY_LEVELS
-from conformance.properties import PROPERTIES, PropertyFailed, cross_provider_replay
+from conformance.properties import PROPERTIES, PropertyFailed
 from conformance.strategies import histories
 from conformance.targets.base import RowRef, Target
 
@@ -50,9 +53,10 @@ __all__ = [
 ]
 
 DEFAULT_EXAMPLES: Final = 50
-"""Histories tried per target and property in the gate. On this repository's 2-core machine,
-under load, the eight properties take about 40 s on the reference target at 50 examples
-(about 10 s unloaded); `nox -s nightly` searches with 2,000."""
+"""Histories tried per target and property in the gate. The seven single-row properties try
+the same histories, drawn once and shared (`search`), so on the reference the eight searches
+cost about 1 s of CPU at 50 examples (docs/performance.md); on a framework target each example
+drives the framework about 12 times. `nox -s nightly` searches with 2,000."""
 
 SHRINK_CALLS: Final = 50
 """At most this many histories are tried while shrinking a counterexample: hypothesis would try
@@ -136,19 +140,115 @@ class Search:
         return text if len(text) <= _DETAIL_LIMIT else text[:_DETAIL_LIMIT] + "\n[cut]"
 
 
+_Check = Callable[..., None]
+"""A property as `search` calls it: `(target, row, history)`, or `(target, first, then,
+history)` for `cross-provider-replay`."""
+
+_Tried = tuple[tuple[tuple[RowRef, ...], History], ...]
+"""The examples a search tried, in order: the rows drawn and a pristine copy of the history."""
+
+_TRIED: dict[tuple[object, ...], _Tried] = {}
+"""Per search signature (`_signature`), the examples that a search which found nothing tried;
+in memory, for this process only."""
+
+
+def _signature(name: str, rows: Sequence[RowRef], config: settings) -> tuple[object, ...]:
+    """What decides the examples a search draws as long as every example passes.
+
+    The search is derandomized: hypothesis seeds it from the test function's source, which is
+    the same for the seven single-row properties (`one` below) and another for the replay, and
+    from then on each choice depends only on the choices before it and on each example having
+    passed. So two searches with the same strategies, rows and settings try the same histories
+    in the same order until one of them fails. The phases are left out: those after `generate`
+    only run once an example failed.
+
+    Hypothesis also draws from the string and number literals of every local module loaded
+    (the project's own code, not site-packages), so the modules loaded are part of the
+    signature: a search that loaded a module while it ran is not shared (see `search`). For
+    the same reason no literal is added here: a new one would change the histories tried."""
+    replay = name == "cross-provider-replay"
+    modules = frozenset(sys.modules)
+    return (replay, tuple(rows), repr(settings(config, phases=[Phase.generate])), modules)
+
+
+def _recorded(check: _Check, tried: list[tuple[tuple[RowRef, ...], History]]) -> _Check:
+    """`check`, keeping a copy of each example it is called with, taken before the call (a
+    target may change the history it is given)."""
+
+    def call(target: Target, *args: Any) -> None:
+        *rows, history = args
+        tried.append((tuple(rows), copy.deepcopy(history)))
+        check(target, *args)
+
+    return call
+
+
+def _rerun(check: _Check, target: Target, tried: _Tried) -> Search | None:
+    """`check` on the examples another search tried, in its order: what a search for `check`
+    finds when every example passes, or None as soon as one does not (the caller then runs
+    the search itself, which draws the same examples up to there, then shrinks)."""
+    found = Search()
+    for rows, history in tried:
+        found.examples += 1
+        try:
+            check(target, *rows, copy.deepcopy(history))
+        except Exception:  # a failure (or a crash): hypothesis's own search reports it
+            return None
+    return found
+
+
 def search(
     name: str, target: Target, rows: Sequence[RowRef], examples: int, *, shrink: bool = True
 ) -> Search:
-    """Search `examples` histories over `rows` for a counterexample to property `name`."""
-    found = Search()
+    """Search `examples` histories over `rows` for a counterexample to property `name`.
+
+    Every property of a target is searched over the same histories (`_signature`), so the
+    histories are drawn once: a later search checks its property on the examples an earlier
+    one tried, and runs hypothesis itself only if one of them fails its property. Drawing a
+    history costs more than judging one on the reference target (docs/performance.md)."""
     config = settings(
         max_examples=examples,
         derandomize=True,
         database=None,
         deadline=None,
-        phases=list(Phase) if shrink else [Phase.explicit, Phase.generate],
+        # No `explain` phase: once an example fails, it traces every line each later example
+        # runs, and after shrinking varies the counterexample to say which parts matter: text
+        # hypothesis prints and the gate never shows. Without it the shrink budget goes to
+        # shrinking (on the mutants, each counterexample reported was as small or smaller, and
+        # found in fewer calls). `reuse` and `target` do nothing here (no database, no
+        # `target()` calls).
+        phases=[Phase.explicit, Phase.generate, Phase.shrink]
+        if shrink
+        else [Phase.explicit, Phase.generate],
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
+    check = PROPERTIES.get(name, properties.cross_provider_replay)
+    signature = _signature(name, rows, config)
+    tried = _TRIED.get(signature)
+    if tried is not None:
+        rerun = _rerun(check, target, tried)
+        if rerun is not None:
+            return rerun
+    recording: list[tuple[tuple[RowRef, ...], History]] = []
+    found = _search(name, _recorded(check, recording), target, rows, examples, config)
+    if not found.failed and _signature(name, rows, config) == signature:
+        _TRIED.setdefault(signature, tuple(recording))
+    return found
+
+
+def _search(
+    name: str,
+    check: _Check,
+    target: Target,
+    rows: Sequence[RowRef],
+    examples: int,
+    config: settings,
+) -> Search:
+    """Hypothesis's search for a counterexample to `check`.
+
+    The two test functions below must keep their source text: hypothesis derives the
+    derandomized seed from it, so an edit changes every history the gate tries."""
+    found = Search()
 
     def attempt(label: str, call: Callable[[], None], history: History) -> None:
         found.examples += 1
@@ -161,6 +261,7 @@ def search(
             raise
 
     if name == "cross-provider-replay":
+        cross_provider_replay = check
 
         @config
         @given(first=st.sampled_from(rows), then=st.sampled_from(rows), history=histories())
@@ -173,7 +274,6 @@ def search(
 
         run = replay
     else:
-        check = PROPERTIES[name]
 
         @config
         @given(row=st.sampled_from(rows), history=histories())

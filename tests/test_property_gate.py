@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,13 +12,15 @@ from typing import Any
 import pytest
 
 from conformance.checks import row_ref
+from conformance.history import History, dump
 from conformance.levels import PROPERTY_LEVELS
 from conformance.matrix import load_matrix
-from conformance.property_gate import PropertyCase, run_property, search, summarize
+from conformance.property_gate import _TRIED, PropertyCase, Search, run_property, search, summarize  # pyright: ignore[reportPrivateUsage]
 from conformance.results import load_results
 from conformance.scenarios import scenario
+from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
-from mutants import DropsMedia, SwapsParallelResults
+from mutants import ChangesHistoryInPlace, DropsMedia, SwapsParallelResults
 
 ROOT = Path(__file__).resolve().parent.parent
 _MATRIX = load_matrix(ROOT / "matrix.yaml")
@@ -147,3 +151,70 @@ def test_a_summary_names_every_item_and_media_by_size() -> None:
     lines = summarize(scenario(cell.content_type, cell.source, cell.style))
     assert any("call" in line for line in lines)
     assert any("image image/png" in line and "bytes" in line for line in lines)
+
+
+class _Seen(ReferenceTarget):
+    """The reference, noting every (row, history) it is asked to render, as bytes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[tuple[str, bytes]] = []
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        self.seen.append((row.id, dump(history)))
+        return super().render(row, history)
+
+
+def _fresh(name: str, target: ReferenceTarget, examples: int) -> Search:
+    """A search that cannot reuse another's histories."""
+    _TRIED.clear()  # pyright: ignore[reportPrivateUsage]
+    return search(name, target, ROWS, examples)
+
+
+def test_a_later_property_is_judged_on_the_histories_its_own_search_would_draw() -> None:
+    drawn = _Seen()
+    assert not _fresh("total", drawn, 12).failed
+    reused = _Seen()
+    found = search("media-exactly-once", reused, ROWS, 12)
+    assert reused.seen == drawn.seen  # the same rows and histories, in the same order
+    own = _Seen()
+    alone = _fresh("media-exactly-once", own, 12)
+    assert own.seen == reused.seen
+    assert (found.examples, found.detail()) == (alone.examples, alone.detail())
+
+
+def test_a_property_failing_on_shared_histories_is_searched_and_shrunk_as_alone() -> None:
+    assert not _fresh("media-exactly-once", ReferenceTarget(), 30).failed
+    after = search("media-exactly-once", DropsMedia(), ROWS, 30)
+    alone = _fresh("media-exactly-once", DropsMedia(), 30)
+    assert after.failed
+    assert (after.examples, after.row, after.message) == (alone.examples, alone.row, alone.message)
+    assert after.history == alone.history
+
+
+def test_histories_are_shared_as_drawn_even_after_a_target_changed_them_in_place() -> None:
+    changed = ChangesHistoryInPlace()
+    assert not _fresh("total", changed, 12).failed
+    reused = _Seen()
+    search("text-identical", reused, ROWS, 12)
+    own = _Seen()
+    _fresh("text-identical", own, 12)
+    assert reused.seen == own.seen
+    assert any(b'"type":"image"' in h or b'"type":"audio"' in h for _, h in own.seen)
+
+
+def test_a_search_that_loaded_a_module_is_not_shared() -> None:
+    # Hypothesis draws from the literals of local modules: one loaded during a search may
+    # change what the next search draws, so that search draws for itself.
+    class Loads(ReferenceTarget):
+        def render(self, row: RowRef, history: History) -> Payload:
+            sys.modules.setdefault("_conformance_loaded_by_a_search", types.ModuleType("x"))
+            return super().render(row, history)
+
+    try:
+        assert not _fresh("total", Loads(), 5).failed
+        assert not _TRIED  # pyright: ignore[reportPrivateUsage]
+        assert not search("total", ReferenceTarget(), ROWS, 5).failed
+        assert _TRIED  # pyright: ignore[reportPrivateUsage]
+    finally:
+        sys.modules.pop("_conformance_loaded_by_a_search", None)
