@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import os
 import threading
 import warnings
 from collections.abc import Callable, Generator
@@ -331,10 +332,62 @@ def _openai_chat_class() -> Any:
     return getattr(module, "OpenAIChatModel", None) or module.OpenAIModel
 
 
+# --- what one rendering thread keeps: an event loop and the providers' HTTP clients -----------
+
+
+class _Session(threading.local):
+    """Per rendering thread (renders run on one worker thread, `conformance.guard`): one event
+    loop for every agent run, and the HTTP clients the providers would each build for
+    themselves, built once here by the same factories with the same settings and handed to each
+    provider as its `http_client`. A provider never closes a client it was given, and every
+    client stays on the one loop it was first used on. The recorder closes every connection
+    after its answer, so no connection outlives a render; nothing a request carries depends on
+    the client being new (the profile in docs/performance.md: building a client per render,
+    with a fresh SSL context loading the CA bundle, cost more than the run itself)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.clients: dict[str, Any] = {}
+
+    def event_loop(self) -> asyncio.AbstractEventLoop:
+        if self.loop is None or self.loop.is_closed():
+            self.loop = asyncio.new_event_loop()
+        return self.loop
+
+    def client(self, kind: str, make: Callable[[], Any]) -> Any:
+        found = self.clients.get(kind)
+        if found is None or getattr(found, "is_closed", False):
+            found = self.clients[kind] = make()
+        return found
+
+
+_SESSION = _Session()
+
+
+def _factory(name: str) -> Callable[[], Any] | None:
+    """One of pydantic-ai's client factories, in a release whose providers build a client per
+    provider (2.x, with `create_async_httpx2_client`); None in 1.x, whose providers share a
+    cached client of their own already: they are then left to do so."""
+    models = importlib.import_module("pydantic_ai.models")
+    if not hasattr(models, "create_async_httpx2_client"):
+        return None
+    return getattr(models, name, None)
+
+
+def _shared_client(factory: str) -> Any:
+    """The client a provider builds when given none, built once per rendering thread by
+    pydantic-ai's own factory (its timeouts, pool limits, user agent and timeout hook): either
+    `create_async_httpx2_client` or, for an SDK that still takes a legacy `httpx.AsyncClient`
+    (Groq), `create_async_http_client`. None where the release shares its own (1.x)."""
+    make = _factory(factory)
+    return None if make is None else _SESSION.client(factory, make)
+
+
 def _openai_provider(base: str) -> Any:
     from pydantic_ai.providers.openai import OpenAIProvider
 
-    return OpenAIProvider(base_url=base + "/v1", api_key=_API_KEY)
+    client = _shared_client("create_async_httpx2_client")
+    return OpenAIProvider(base_url=base + "/v1", api_key=_API_KEY, http_client=client)
 
 
 def _openai_chat(row: RowRef, base: str) -> Any:
@@ -362,7 +415,9 @@ def _anthropic(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.anthropic import AnthropicModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
-    return AnthropicModel(row.model, provider=AnthropicProvider(base_url=base, api_key=_API_KEY))
+    client = _shared_client("create_async_httpx2_client")
+    provider = AnthropicProvider(base_url=base, api_key=_API_KEY, http_client=client)
+    return AnthropicModel(row.model, provider=provider)
 
 
 def _gemini(row: RowRef, base: str) -> Any:
@@ -371,8 +426,30 @@ def _gemini(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.google import GoogleModel
     from pydantic_ai.providers.google import GoogleProvider
 
-    client = Client(api_key=_API_KEY, http_options=HttpOptions(base_url=base))
+    client = Client(api_key=_API_KEY, http_options=HttpOptions(base_url=base, **_google_ssl()))
     return GoogleModel(row.model, provider=GoogleProvider(client=client))
+
+
+def _google_ssl() -> dict[str, Any]:
+    """google-genai's `client_args` / `async_client_args` holding the SSL context it would
+    make for each new `Client` (certifi's CA bundle, or `SSL_CERT_FILE` / `SSL_CERT_DIR`, as
+    it reads them), made once per rendering thread: `verify` for its httpx clients, `ssl` for
+    its websocket one. Its clients are still its own, built per render."""
+
+    def make() -> Any:
+        import ssl
+
+        certifi: Any = importlib.import_module("certifi")
+        return ssl.create_default_context(
+            cafile=os.environ.get("SSL_CERT_FILE", certifi.where()),
+            capath=os.environ.get("SSL_CERT_DIR"),
+        )
+
+    context = _SESSION.client("google-ssl", make)
+    return {
+        "client_args": {"verify": context},
+        "async_client_args": {"verify": context, "ssl": context},
+    }
 
 
 def _bedrock(row: RowRef, base: str) -> Any:
@@ -394,7 +471,9 @@ def _mistral(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.mistral import MistralModel
     from pydantic_ai.providers.mistral import MistralProvider
 
-    return MistralModel(row.model, provider=MistralProvider(base_url=base, api_key=_API_KEY))
+    client = _shared_client("create_async_httpx2_client")
+    provider = MistralProvider(base_url=base, api_key=_API_KEY, http_client=client)
+    return MistralModel(row.model, provider=provider)
 
 
 def _cohere(row: RowRef, base: str) -> Any:
@@ -402,15 +481,36 @@ def _cohere(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.cohere import CohereModel
     from pydantic_ai.providers.cohere import CohereProvider
 
-    client = AsyncClientV2(api_key=_API_KEY, base_url=base)
+    client = AsyncClientV2(api_key=_API_KEY, base_url=base, **_cohere_http())
     return CohereModel(row.model, provider=CohereProvider(cohere_client=client))
+
+
+_COHERE_TIMEOUT = 300
+"""cohere's default request timeout for a client it builds itself (`base_client.py`)."""
+
+
+def _cohere_http() -> dict[str, Any]:
+    """The `httpx_client` cohere's `AsyncClientV2` builds when given none (its own
+    `_make_default_async_client`: the keep-alive transports, redirects followed, its default
+    timeout), made once per rendering thread, and that same timeout, which the client applies
+    per request only when it built the client itself. Nothing where the SDK has no such
+    factory: it then builds its own, as before."""
+    base_client: Any = importlib.import_module("cohere.base_client")
+    make: Any = getattr(base_client, "_make_default_async_client", None)
+    if make is None:
+        return {}
+    client = _SESSION.client("cohere", lambda: make(timeout=_COHERE_TIMEOUT, follow_redirects=True))
+    return {"httpx_client": client, "timeout": _COHERE_TIMEOUT}
 
 
 def _groq(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.groq import GroqModel
     from pydantic_ai.providers.groq import GroqProvider
 
-    return GroqModel(row.model, provider=GroqProvider(base_url=base, api_key=_API_KEY))
+    client = _shared_client("create_async_http_client")
+    return GroqModel(
+        row.model, provider=GroqProvider(base_url=base, api_key=_API_KEY, http_client=client)
+    )
 
 
 def _huggingface(row: RowRef, base: str) -> Any:
@@ -479,12 +579,21 @@ def _fixture_host_is_public(host: FixtureHost) -> Generator[None]:
 
 
 def _run(agent: Any, messages: list[Any]) -> None:
-    """`Agent.run(None, message_history=...)` on a fresh event loop."""
+    """`Agent.run(None, message_history=...)` on the rendering thread's event loop; what the
+    run left running is cancelled and awaited before the next (as `asyncio.run` does)."""
 
     async def main() -> None:
         await agent.run(None, message_history=messages)
 
-    asyncio.run(main())
+    loop = _SESSION.event_loop()
+    try:
+        loop.run_until_complete(main())
+    finally:
+        leftovers = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in leftovers:
+            task.cancel()
+        if leftovers:
+            loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
 
 
 def _installed_version() -> str | None:
