@@ -25,6 +25,7 @@ The module imports without LangChain; the target then reports itself `unavailabl
 
 from __future__ import annotations
 
+import functools
 import importlib
 import socket
 import warnings
@@ -76,7 +77,11 @@ def _missing() -> str | None:
     return None
 
 
+@functools.cache
 def _tool(name: str) -> Any:
+    """The scenario's tool of this name. Built once per name: building it infers a pydantic
+    schema from the function (a tenth of a render in the profile); `bind_tools` only reads it,
+    so every render binds the same definition as a fresh one would give."""
     from langchain_core.tools import StructuredTool
 
     def tool() -> str:
