@@ -40,12 +40,14 @@ The module imports without pydantic-ai; the target then reports itself `unavaila
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import os
 import threading
 import warnings
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -64,7 +66,7 @@ from conformance.history import (
     Video,
 )
 from conformance.targets.base import Payload, RowRef
-from conformance.toolkit import FixtureHost, body_or_raise, fixture_host
+from conformance.toolkit import FixtureHost, body_or_raise, fixture_host, thread_token
 
 __all__ = [
     "DISTRIBUTION",
@@ -288,16 +290,22 @@ TOOL_DOC = "Return what the scenario's tool returned for this call."
 """Every tool's description (a user's tool has one)."""
 
 
-def _tools(history: History, calls: dict[str, _Call]) -> list[Any]:
-    """One tool per tool name of the history; a pending call returns (or fails with) what its
-    result says. Without arguments in the history, a tool has no parameters, as users write."""
-    from pydantic_ai import RunContext, Tool, exceptions
+_CALLS: ContextVar[dict[str, _Call] | None] = ContextVar("_CALLS", default=None)
+"""The pending calls of the render under way, and what each one's tool returns: set around the
+agent run, read by the tools (the run's task, and a thread that runs a tool, copy it)."""
+
+
+@functools.cache
+def _tool_functions() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The tools' two functions, without and with arguments; a pending call returns (or fails
+    with) what its result says (`_CALLS`)."""
+    from pydantic_ai import RunContext, exceptions
     from pydantic_ai.messages import ToolReturn
 
     failed: Any = getattr(exceptions, "ToolFailed", None) or exceptions.ModelRetry
 
     def result(ctx: Any) -> Any:
-        call = calls.get(ctx.tool_call_id)
+        call = (_CALLS.get() or {}).get(ctx.tool_call_id)
         if call is None:  # a call the history left unanswered
             return ""
         if call.status == "error":
@@ -312,16 +320,30 @@ def _tools(history: History, calls: dict[str, _Call]) -> list[Any]:
 
     result.__doc__ = with_arguments.__doc__ = TOOL_DOC
     result.__annotations__ = {"ctx": RunContext[None], "return": Any}
-    names = dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult))
-    if all(not i.arguments for i in history if isinstance(i, ToolCall)):
-        return [Tool(result, name=name, takes_ctx=True) for name in names]
+    return result, with_arguments
+
+
+@functools.cache
+def _tool(name: str, takes_arguments: bool) -> Any:
+    """One tool, built once per name and kind: building it infers its schema from the function
+    (7% of a render in the profile), and an agent only reads it."""
+    from pydantic_ai import Tool
+
+    result, with_arguments = _tool_functions()
+    if not takes_arguments:
+        return Tool(result, name=name, takes_ctx=True)
     schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": True}
-    return [
-        Tool.from_schema(
-            with_arguments, name=name, description=TOOL_DOC, json_schema=schema, takes_ctx=True
-        )
-        for name in names
-    ]
+    return Tool.from_schema(
+        with_arguments, name=name, description=TOOL_DOC, json_schema=schema, takes_ctx=True
+    )
+
+
+def _tools(history: History) -> list[Any]:
+    """One tool per tool name of the history, returning what `_CALLS` says. Without arguments
+    in the history, a tool has no parameters, as users write."""
+    names = dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult))
+    takes_arguments = any(i.arguments for i in history if isinstance(i, ToolCall))
+    return [_tool(name, takes_arguments) for name in names]
 
 
 # --- models, one per api -----------------------------------------------------------------------
@@ -348,6 +370,7 @@ class _Session(threading.local):
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.clients: dict[str, Any] = {}
+        self.models: dict[tuple[str, str, str], Any] = {}
 
     def event_loop(self) -> asyncio.AbstractEventLoop:
         if self.loop is None or self.loop.is_closed():
@@ -543,6 +566,20 @@ _EXTRAS = {
 }
 
 
+def _model(row: RowRef, base: str) -> Any:
+    """The row's model class for `base`, built once per rendering thread, api and model: the
+    base URL is the thread's own recorder channel (`toolkit.thread_token`), the same for every
+    render, so the model built for one render is the one the next would build (a model is its
+    provider and settings; the agent, built per render, holds the run). Building the provider's
+    SDK client per render (google-genai's and boto3's above all) cost more than the run."""
+    key = (row.api, row.model, base)
+    found = _SESSION.models.get(key)
+    if found is None:
+        _, build = _MODELS[row.api]
+        found = _SESSION.models[key] = build(row, base)
+    return found
+
+
 # --- the run -----------------------------------------------------------------------------------
 
 
@@ -677,25 +714,27 @@ class PydanticAITarget:
     def render_stored(self, row: RowRef, history: History) -> Payload:
         _, messages = self._send(row, history)
         stored = load_messages(dump_messages(messages))
-        return self._send_messages(row, _tools(history, {}), stored)[0]
+        return self._send_messages(row, history, {}, stored)[0]
 
     def _send(self, row: RowRef, history: History) -> tuple[Payload, list[Any]]:
         """The request the agent sends for this history, and the messages of that run."""
         steps = plan(history)
         if steps is None:
-            return self._send_messages(row, _tools(history, {}), to_messages(history))
-        return self._send_messages(row, _tools(history, steps.calls), to_messages(steps.head))
+            return self._send_messages(row, history, {}, to_messages(history))
+        return self._send_messages(row, history, steps.calls, to_messages(steps.head))
 
     def _send_messages(
-        self, row: RowRef, tools: list[Any], messages: list[Any]
+        self, row: RowRef, history: History, calls: dict[str, _Call], messages: list[Any]
     ) -> tuple[Payload, list[Any]]:
+        """Run the agent with the history's tools, `calls` saying what the pending ones return."""
         from pydantic_ai import Agent, capture_run_messages
 
-        _, build = _MODELS[row.api]
+        tools = _tools(history)
         run_messages: list[Any] = []
+        token = thread_token()
 
         def send(base: str) -> None:
-            agent: Any = Agent(build(row, base), tools=tools)
+            agent: Any = Agent(_model(row, base), tools=tools)
             with capture_run_messages() as captured:
                 try:
                     _run(agent, messages)
@@ -704,7 +743,11 @@ class PydanticAITarget:
 
         with _RENDER_LOCK, warnings.catch_warnings(), _fixture_host_is_public(fixture_host()):
             warnings.simplefilter("ignore")
-            payload = body_or_raise(row.api, send)
+            pending = _CALLS.set(calls)
+            try:
+                payload = body_or_raise(row.api, send, token=token)
+            finally:
+                _CALLS.reset(pending)
         return payload, run_messages
 
     def repro(self, row: RowRef, history: History) -> str:
