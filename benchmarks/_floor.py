@@ -12,6 +12,7 @@ requests go to the suite's loopback recorder (`conformance.toolkit.recorder`), w
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import statistics
@@ -52,29 +53,33 @@ def swallow(call: Callable[[], object]) -> Callable[[], None]:
     return run
 
 
-def pydantic_ai() -> dict[str, float]:
-    from pydantic_ai import Agent
-    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
-    from pydantic_ai.models.function import AgentInfo, FunctionModel
-    from pydantic_ai.models.openai import OpenAIChatModel
-    from pydantic_ai.providers.openai import OpenAIProvider
+def _module(name: str) -> Any:
+    """A framework module (imported by name: the repository's type check has no framework)."""
+    return importlib.import_module(name)
 
-    models: Any = __import__("pydantic_ai.models", fromlist=["x"])
+
+def pydantic_ai() -> dict[str, float]:
+    agent_type = _module("pydantic_ai").Agent
+    messages = _module("pydantic_ai.messages")
+    function_model = _module("pydantic_ai.models.function").FunctionModel
+    chat_model = _module("pydantic_ai.models.openai").OpenAIChatModel
+    provider_type = _module("pydantic_ai.providers.openai").OpenAIProvider
+    models = _module("pydantic_ai.models")
     loop = asyncio.new_event_loop()
 
-    def answer(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-        return ModelResponse(parts=[TextPart("ok")])
+    def answer(history: list[Any], info: Any) -> Any:
+        return messages.ModelResponse(parts=[messages.TextPart("ok")])
 
     def bare() -> None:
-        agent: Any = Agent(FunctionModel(answer))
+        agent = agent_type(function_model(answer))
         loop.run_until_complete(agent.run("hello"))
 
     client = models.create_async_httpx2_client()
 
     def request() -> None:
         with recorder().channel() as (base, _):
-            provider = OpenAIProvider(base_url=base + "/v1", api_key=KEY, http_client=client)
-            agent: Any = Agent(OpenAIChatModel("gpt-6", provider=provider))
+            provider = provider_type(base_url=base + "/v1", api_key=KEY, http_client=client)
+            agent = agent_type(chat_model("gpt-6", provider=provider))
             loop.run_until_complete(agent.run("hello"))
 
     return {
@@ -87,9 +92,7 @@ def pydantic_ai() -> dict[str, float]:
 
 def litellm() -> dict[str, float]:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm as module
-
-    lib: Any = module
+    lib = _module("litellm")
     lib.suppress_debug_info = True
     messages = [{"role": "user", "content": "hello"}]
 
@@ -101,14 +104,13 @@ def litellm() -> dict[str, float]:
 
 
 def langchain() -> dict[str, float]:
-    from langchain_core.messages import HumanMessage
-    from langchain_openai import ChatOpenAI
     from pydantic import SecretStr
 
-    messages = [HumanMessage("hello")]
+    chat_openai = _module("langchain_openai").ChatOpenAI
+    messages = [_module("langchain_core.messages").HumanMessage("hello")]
 
     def build(base: str) -> Any:
-        return ChatOpenAI(
+        return chat_openai(
             model="gpt-6", api_key=SecretStr(KEY), base_url=base + "/v1", max_retries=0
         )
 
