@@ -5,6 +5,11 @@ with the Python of a venv that has the framework, in a project folder outside th
 once with every test, once with every test deselected, alternated over the rounds. The per-cell
 cost is the difference divided by the number of cells that ran (skipped rows left out).
 
+Then the framework's own floor (`_floor.py`, in the same venv): CPU per call of its public API
+with nothing of the suite around it, e.g. one bare `Agent.run` with a `FunctionModel`, one
+`litellm.completion` to the loopback recorder. A cell renders twice (directly and after the
+storage round trip), so twice the floor of one request is what a cell cannot go below.
+
     python benchmarks/bench_framework.py --target pydantic-ai \
         --python .nox/target-pydantic-ai/bin/python
 """
@@ -17,7 +22,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from _bench import Run, run, table, user_project
+from _bench import ROOT, Run, run, table, user_project
 
 
 def main() -> None:
@@ -80,6 +85,16 @@ def main() -> None:
             ],
         )
     )
+
+    floor = run([python, str(ROOT / "benchmarks" / "_floor.py"), options.target])
+    lines_out = floor.output.strip().splitlines()
+    if floor.returncode != 0 or not lines_out:
+        print(f"\nno floor measured for {options.target}:\n{floor.output[-2000:]}")
+        return
+    floors: dict[str, float] = json.loads(lines_out[-1])
+    if floors:
+        print(f"\n{options.target}'s own floor (CPU per call, median of 5 batches of 20):")
+        print(table(("call", "CPU per call"), [(k, f"{v:.1f} ms") for k, v in floors.items()]))
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote
 
-from conformance.errors import NoRequestSent
+from conformance.errors import NoRequestSent, SuiteError
 from conformance.fixtures import (
     FIXTURE_TYPES,
     ORIGIN_STAND_IN,
@@ -53,12 +53,14 @@ __all__ = [
     "Fetch",
     "FixtureHost",
     "Recorder",
+    "StrayRequest",
     "body_or_raise",
     "exception_snapshot",
     "fixture_host",
     "payload_of",
     "recorder",
     "scrub_message",
+    "thread_token",
 ]
 
 
@@ -182,11 +184,27 @@ class Recorder:
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
 
+    def token(self) -> str:
+        """A new channel token (the path prefix of a base URL)."""
+        return f"c{next(self._tokens)}-{uuid.uuid4().hex[:8]}"
+
     @contextmanager
-    def channel(self) -> Generator[tuple[str, list[Exchange]]]:
-        """A fresh base URL; the list fills with what arrived there when the block ends."""
-        token = f"c{next(self._tokens)}-{uuid.uuid4().hex[:8]}"
+    def channel(self, token: str | None = None) -> Generator[tuple[str, list[Exchange]]]:
+        """A base URL; the list fills with what arrived there when the block ends.
+
+        Without `token`, a fresh one. With one (`thread_token()`), the same base URL again, so
+        that a client or model built for it can be used for the next render too; what arrived
+        there while no block was open (a request of an earlier render that came late) is never
+        taken as this block's: `StrayRequest` is raised instead."""
+        token = token or self.token()
         taken: list[Exchange] = []
+        with self._lock:
+            strays = self._captured.pop(token, [])
+        if strays:
+            raise StrayRequest(
+                f"{len(strays)} request(s) reached {token} between renders (first: "
+                f"{strays[0].method} {strays[0].path}); a render left a request in flight"
+            )
         try:
             yield f"{self.origin}/{token}", taken
         finally:
@@ -210,13 +228,34 @@ def recorder() -> Recorder:
         return _SINGLETONS["recorder"]
 
 
-def body_or_raise(api: str, send: Callable[[str], object]) -> Payload:
-    """Run `send(base_url)` against a fresh recorder channel and return the payload of the
-    first request body it sent (`payload_of`). An exception raised after a request was sent is
-    ignored (the recorder's error answer provokes one); one raised before is re-raised as the
-    target's own; a `send` that neither sends nor raises gives `NoRequestSent`."""
+class StrayRequest(SuiteError):
+    """A request reached a reused channel while no render was using it: the suite's error (the
+    cell is `crashed`), never a request attributed to the render that came next."""
+
+
+_THREAD = threading.local()
+
+
+def thread_token() -> str:
+    """This thread's own channel token on the process's recorder, the same for every render
+    on the thread. Renders run one at a time on one worker thread (`conformance.guard`), so a
+    target may build its clients or models once for `<origin>/<thread_token()>` and pass the
+    token to `body_or_raise`; a render abandoned on a timeout keeps its thread, and so its
+    token, so what it sends late never reaches the next render's channel."""
+    token: str | None = getattr(_THREAD, "token", None)
+    if token is None:
+        token = _THREAD.token = recorder().token()
+    return token
+
+
+def body_or_raise(api: str, send: Callable[[str], object], *, token: str | None = None) -> Payload:
+    """Run `send(base_url)` against a recorder channel (a fresh one, or `token`'s:
+    `thread_token()`) and return the payload of the first request body it sent (`payload_of`).
+    An exception raised after a request was sent is ignored (the recorder's error answer
+    provokes one); one raised before is re-raised as the target's own; a `send` that neither
+    sends nor raises gives `NoRequestSent`."""
     error: Exception | None = None
-    with recorder().channel() as (base, taken):
+    with recorder().channel(token) as (base, taken):
         try:
             send(base)
         except Exception as raised:  # judged below: sent or not

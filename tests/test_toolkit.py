@@ -16,11 +16,13 @@ from conformance.toolkit import (
     Exchange,
     FixtureHost,
     Recorder,
+    StrayRequest,
     body_or_raise,
     exception_snapshot,
     fixture_host,
     payload_of,
     recorder,
+    thread_token,
 )
 
 
@@ -116,6 +118,44 @@ def test_a_request_outside_any_open_channel_reaches_no_channel(own_recorder: Rec
         pass
     _post(base + "/late", b"x")
     assert taken == []
+
+
+def test_a_reused_channel_keeps_its_base_and_takes_only_its_own_block(
+    own_recorder: Recorder,
+) -> None:
+    token = own_recorder.token()
+    with own_recorder.channel(token) as (first, taken_first):
+        _post(first + "/one", b"1")
+    with own_recorder.channel(token) as (second, taken_second):
+        _post(second + "/two", b"2")
+    assert first == second == f"{own_recorder.origin}/{token}"
+    assert [e.body for e in taken_first] == [b"1"]
+    assert [e.body for e in taken_second] == [b"2"]
+
+
+def test_a_late_request_on_a_reused_channel_is_an_error_not_the_next_render(
+    own_recorder: Recorder,
+) -> None:
+    token = own_recorder.token()
+    with own_recorder.channel(token) as (base, _):
+        pass
+    _post(base + "/late", b"late")
+    with pytest.raises(StrayRequest, match="1 request"), own_recorder.channel(token):
+        pytest.fail("the block never runs")  # pragma: no cover
+    with own_recorder.channel(token) as (again, taken):  # reported once, then the channel is clean
+        _post(again + "/now", b"now")
+    assert [e.body for e in taken] == [b"now"]
+
+
+def test_each_thread_has_its_own_token() -> None:
+    here = thread_token()
+    there: list[str] = []
+    worker = threading.Thread(target=lambda: there.append(thread_token()))
+    worker.start()
+    worker.join()
+    assert thread_token() == here
+    assert len(there) == 1
+    assert there[0] != here
 
 
 def test_the_process_recorder_is_one_instance() -> None:

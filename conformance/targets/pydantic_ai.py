@@ -40,11 +40,14 @@ The module imports without pydantic-ai; the target then reports itself `unavaila
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
+import os
 import threading
 import warnings
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any
@@ -63,7 +66,7 @@ from conformance.history import (
     Video,
 )
 from conformance.targets.base import Payload, RowRef
-from conformance.toolkit import FixtureHost, body_or_raise, fixture_host
+from conformance.toolkit import FixtureHost, body_or_raise, fixture_host, thread_token
 
 __all__ = [
     "DISTRIBUTION",
@@ -287,16 +290,22 @@ TOOL_DOC = "Return what the scenario's tool returned for this call."
 """Every tool's description (a user's tool has one)."""
 
 
-def _tools(history: History, calls: dict[str, _Call]) -> list[Any]:
-    """One tool per tool name of the history; a pending call returns (or fails with) what its
-    result says. Without arguments in the history, a tool has no parameters, as users write."""
-    from pydantic_ai import RunContext, Tool, exceptions
+_CALLS: ContextVar[dict[str, _Call] | None] = ContextVar("_CALLS", default=None)
+"""The pending calls of the render under way, and what each one's tool returns: set around the
+agent run, read by the tools (the run's task, and a thread that runs a tool, copy it)."""
+
+
+@functools.cache
+def _tool_functions() -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """The tools' two functions, without and with arguments; a pending call returns (or fails
+    with) what its result says (`_CALLS`)."""
+    from pydantic_ai import RunContext, exceptions
     from pydantic_ai.messages import ToolReturn
 
     failed: Any = getattr(exceptions, "ToolFailed", None) or exceptions.ModelRetry
 
     def result(ctx: Any) -> Any:
-        call = calls.get(ctx.tool_call_id)
+        call = (_CALLS.get() or {}).get(ctx.tool_call_id)
         if call is None:  # a call the history left unanswered
             return ""
         if call.status == "error":
@@ -311,16 +320,30 @@ def _tools(history: History, calls: dict[str, _Call]) -> list[Any]:
 
     result.__doc__ = with_arguments.__doc__ = TOOL_DOC
     result.__annotations__ = {"ctx": RunContext[None], "return": Any}
-    names = dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult))
-    if all(not i.arguments for i in history if isinstance(i, ToolCall)):
-        return [Tool(result, name=name, takes_ctx=True) for name in names]
+    return result, with_arguments
+
+
+@functools.cache
+def _tool(name: str, takes_arguments: bool) -> Any:
+    """One tool, built once per name and kind: building it infers its schema from the function
+    (7% of a render in the profile), and an agent only reads it."""
+    from pydantic_ai import Tool
+
+    result, with_arguments = _tool_functions()
+    if not takes_arguments:
+        return Tool(result, name=name, takes_ctx=True)
     schema: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": True}
-    return [
-        Tool.from_schema(
-            with_arguments, name=name, description=TOOL_DOC, json_schema=schema, takes_ctx=True
-        )
-        for name in names
-    ]
+    return Tool.from_schema(
+        with_arguments, name=name, description=TOOL_DOC, json_schema=schema, takes_ctx=True
+    )
+
+
+def _tools(history: History) -> list[Any]:
+    """One tool per tool name of the history, returning what `_CALLS` says. Without arguments
+    in the history, a tool has no parameters, as users write."""
+    names = dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult))
+    takes_arguments = any(i.arguments for i in history if isinstance(i, ToolCall))
+    return [_tool(name, takes_arguments) for name in names]
 
 
 # --- models, one per api -----------------------------------------------------------------------
@@ -331,10 +354,63 @@ def _openai_chat_class() -> Any:
     return getattr(module, "OpenAIChatModel", None) or module.OpenAIModel
 
 
+# --- what one rendering thread keeps: an event loop and the providers' HTTP clients -----------
+
+
+class _Session(threading.local):
+    """Per rendering thread (renders run on one worker thread, `conformance.guard`): one event
+    loop for every agent run, and the HTTP clients the providers would each build for
+    themselves, built once here by the same factories with the same settings and handed to each
+    provider as its `http_client`. A provider never closes a client it was given, and every
+    client stays on the one loop it was first used on. The recorder closes every connection
+    after its answer, so no connection outlives a render; nothing a request carries depends on
+    the client being new (the profile in docs/performance.md: building a client per render,
+    with a fresh SSL context loading the CA bundle, cost more than the run itself)."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.clients: dict[str, Any] = {}
+        self.models: dict[tuple[str, str, str], Any] = {}
+
+    def event_loop(self) -> asyncio.AbstractEventLoop:
+        if self.loop is None or self.loop.is_closed():
+            self.loop = asyncio.new_event_loop()
+        return self.loop
+
+    def client(self, kind: str, make: Callable[[], Any]) -> Any:
+        found = self.clients.get(kind)
+        if found is None or getattr(found, "is_closed", False):
+            found = self.clients[kind] = make()
+        return found
+
+
+_SESSION = _Session()
+
+
+def _factory(name: str) -> Callable[[], Any] | None:
+    """One of pydantic-ai's client factories, in a release whose providers build a client per
+    provider (2.x, with `create_async_httpx2_client`); None in 1.x, whose providers share a
+    cached client of their own already: they are then left to do so."""
+    models = importlib.import_module("pydantic_ai.models")
+    if not hasattr(models, "create_async_httpx2_client"):
+        return None
+    return getattr(models, name, None)
+
+
+def _shared_client(factory: str) -> Any:
+    """The client a provider builds when given none, built once per rendering thread by
+    pydantic-ai's own factory (its timeouts, pool limits, user agent and timeout hook): either
+    `create_async_httpx2_client` or, for an SDK that still takes a legacy `httpx.AsyncClient`
+    (Groq), `create_async_http_client`. None where the release shares its own (1.x)."""
+    make = _factory(factory)
+    return None if make is None else _SESSION.client(factory, make)
+
+
 def _openai_provider(base: str) -> Any:
     from pydantic_ai.providers.openai import OpenAIProvider
 
-    return OpenAIProvider(base_url=base + "/v1", api_key=_API_KEY)
+    client = _shared_client("create_async_httpx2_client")
+    return OpenAIProvider(base_url=base + "/v1", api_key=_API_KEY, http_client=client)
 
 
 def _openai_chat(row: RowRef, base: str) -> Any:
@@ -362,7 +438,9 @@ def _anthropic(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.anthropic import AnthropicModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
-    return AnthropicModel(row.model, provider=AnthropicProvider(base_url=base, api_key=_API_KEY))
+    client = _shared_client("create_async_httpx2_client")
+    provider = AnthropicProvider(base_url=base, api_key=_API_KEY, http_client=client)
+    return AnthropicModel(row.model, provider=provider)
 
 
 def _gemini(row: RowRef, base: str) -> Any:
@@ -371,8 +449,30 @@ def _gemini(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.google import GoogleModel
     from pydantic_ai.providers.google import GoogleProvider
 
-    client = Client(api_key=_API_KEY, http_options=HttpOptions(base_url=base))
+    client = Client(api_key=_API_KEY, http_options=HttpOptions(base_url=base, **_google_ssl()))
     return GoogleModel(row.model, provider=GoogleProvider(client=client))
+
+
+def _google_ssl() -> dict[str, Any]:
+    """google-genai's `client_args` / `async_client_args` holding the SSL context it would
+    make for each new `Client` (certifi's CA bundle, or `SSL_CERT_FILE` / `SSL_CERT_DIR`, as
+    it reads them), made once per rendering thread: `verify` for its httpx clients, `ssl` for
+    its websocket one. Its clients are still its own, built per render."""
+
+    def make() -> Any:
+        import ssl
+
+        certifi: Any = importlib.import_module("certifi")
+        return ssl.create_default_context(
+            cafile=os.environ.get("SSL_CERT_FILE", certifi.where()),
+            capath=os.environ.get("SSL_CERT_DIR"),
+        )
+
+    context = _SESSION.client("google-ssl", make)
+    return {
+        "client_args": {"verify": context},
+        "async_client_args": {"verify": context, "ssl": context},
+    }
 
 
 def _bedrock(row: RowRef, base: str) -> Any:
@@ -394,7 +494,9 @@ def _mistral(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.mistral import MistralModel
     from pydantic_ai.providers.mistral import MistralProvider
 
-    return MistralModel(row.model, provider=MistralProvider(base_url=base, api_key=_API_KEY))
+    client = _shared_client("create_async_httpx2_client")
+    provider = MistralProvider(base_url=base, api_key=_API_KEY, http_client=client)
+    return MistralModel(row.model, provider=provider)
 
 
 def _cohere(row: RowRef, base: str) -> Any:
@@ -402,15 +504,36 @@ def _cohere(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.cohere import CohereModel
     from pydantic_ai.providers.cohere import CohereProvider
 
-    client = AsyncClientV2(api_key=_API_KEY, base_url=base)
+    client = AsyncClientV2(api_key=_API_KEY, base_url=base, **_cohere_http())
     return CohereModel(row.model, provider=CohereProvider(cohere_client=client))
+
+
+_COHERE_TIMEOUT = 300
+"""cohere's default request timeout for a client it builds itself (`base_client.py`)."""
+
+
+def _cohere_http() -> dict[str, Any]:
+    """The `httpx_client` cohere's `AsyncClientV2` builds when given none (its own
+    `_make_default_async_client`: the keep-alive transports, redirects followed, its default
+    timeout), made once per rendering thread, and that same timeout, which the client applies
+    per request only when it built the client itself. Nothing where the SDK has no such
+    factory: it then builds its own, as before."""
+    base_client: Any = importlib.import_module("cohere.base_client")
+    make: Any = getattr(base_client, "_make_default_async_client", None)
+    if make is None:
+        return {}
+    client = _SESSION.client("cohere", lambda: make(timeout=_COHERE_TIMEOUT, follow_redirects=True))
+    return {"httpx_client": client, "timeout": _COHERE_TIMEOUT}
 
 
 def _groq(row: RowRef, base: str) -> Any:
     from pydantic_ai.models.groq import GroqModel
     from pydantic_ai.providers.groq import GroqProvider
 
-    return GroqModel(row.model, provider=GroqProvider(base_url=base, api_key=_API_KEY))
+    client = _shared_client("create_async_http_client")
+    return GroqModel(
+        row.model, provider=GroqProvider(base_url=base, api_key=_API_KEY, http_client=client)
+    )
 
 
 def _huggingface(row: RowRef, base: str) -> Any:
@@ -441,6 +564,20 @@ _EXTRAS = {
     "gemini": "google",
     "bedrock-converse": "bedrock",
 }
+
+
+def _model(row: RowRef, base: str) -> Any:
+    """The row's model class for `base`, built once per rendering thread, api and model: the
+    base URL is the thread's own recorder channel (`toolkit.thread_token`), the same for every
+    render, so the model built for one render is the one the next would build (a model is its
+    provider and settings; the agent, built per render, holds the run). Building the provider's
+    SDK client per render (google-genai's and boto3's above all) cost more than the run."""
+    key = (row.api, row.model, base)
+    found = _SESSION.models.get(key)
+    if found is None:
+        _, build = _MODELS[row.api]
+        found = _SESSION.models[key] = build(row, base)
+    return found
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -479,12 +616,21 @@ def _fixture_host_is_public(host: FixtureHost) -> Generator[None]:
 
 
 def _run(agent: Any, messages: list[Any]) -> None:
-    """`Agent.run(None, message_history=...)` on a fresh event loop."""
+    """`Agent.run(None, message_history=...)` on the rendering thread's event loop; what the
+    run left running is cancelled and awaited before the next (as `asyncio.run` does)."""
 
     async def main() -> None:
         await agent.run(None, message_history=messages)
 
-    asyncio.run(main())
+    loop = _SESSION.event_loop()
+    try:
+        loop.run_until_complete(main())
+    finally:
+        leftovers = [task for task in asyncio.all_tasks(loop) if not task.done()]
+        for task in leftovers:
+            task.cancel()
+        if leftovers:
+            loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
 
 
 def _installed_version() -> str | None:
@@ -568,25 +714,27 @@ class PydanticAITarget:
     def render_stored(self, row: RowRef, history: History) -> Payload:
         _, messages = self._send(row, history)
         stored = load_messages(dump_messages(messages))
-        return self._send_messages(row, _tools(history, {}), stored)[0]
+        return self._send_messages(row, history, {}, stored)[0]
 
     def _send(self, row: RowRef, history: History) -> tuple[Payload, list[Any]]:
         """The request the agent sends for this history, and the messages of that run."""
         steps = plan(history)
         if steps is None:
-            return self._send_messages(row, _tools(history, {}), to_messages(history))
-        return self._send_messages(row, _tools(history, steps.calls), to_messages(steps.head))
+            return self._send_messages(row, history, {}, to_messages(history))
+        return self._send_messages(row, history, steps.calls, to_messages(steps.head))
 
     def _send_messages(
-        self, row: RowRef, tools: list[Any], messages: list[Any]
+        self, row: RowRef, history: History, calls: dict[str, _Call], messages: list[Any]
     ) -> tuple[Payload, list[Any]]:
+        """Run the agent with the history's tools, `calls` saying what the pending ones return."""
         from pydantic_ai import Agent, capture_run_messages
 
-        _, build = _MODELS[row.api]
+        tools = _tools(history)
         run_messages: list[Any] = []
+        token = thread_token()
 
         def send(base: str) -> None:
-            agent: Any = Agent(build(row, base), tools=tools)
+            agent: Any = Agent(_model(row, base), tools=tools)
             with capture_run_messages() as captured:
                 try:
                     _run(agent, messages)
@@ -595,7 +743,11 @@ class PydanticAITarget:
 
         with _RENDER_LOCK, warnings.catch_warnings(), _fixture_host_is_public(fixture_host()):
             warnings.simplefilter("ignore")
-            payload = body_or_raise(row.api, send)
+            pending = _CALLS.set(calls)
+            try:
+                payload = body_or_raise(row.api, send, token=token)
+            finally:
+                _CALLS.reset(pending)
         return payload, run_messages
 
     def repro(self, row: RowRef, history: History) -> str:

@@ -25,8 +25,10 @@ The module imports without LangChain; the target then reports itself `unavailabl
 
 from __future__ import annotations
 
+import functools
 import importlib
 import socket
+import threading
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
@@ -41,8 +43,8 @@ from conformance.targets.langchain._messages import (
     to_messages,
     tool_names,
 )
-from conformance.targets.langchain._models import MODELS, import_error
-from conformance.toolkit import body_or_raise
+from conformance.targets.langchain._models import MODELS, ModelSpec, import_error
+from conformance.toolkit import body_or_raise, thread_token
 
 __all__ = [
     "DISTRIBUTION",
@@ -76,7 +78,11 @@ def _missing() -> str | None:
     return None
 
 
+@functools.cache
 def _tool(name: str) -> Any:
+    """The scenario's tool of this name. Built once per name: building it infers a pydantic
+    schema from the function (a tenth of a render in the profile); `bind_tools` only reads it,
+    so every render binds the same definition as a fresh one would give."""
     from langchain_core.tools import StructuredTool
 
     def tool() -> str:
@@ -145,13 +151,38 @@ class LangChainTarget:
     def _send(self, row: RowRef, history: History, messages: list[Any]) -> Payload:
         spec = MODELS[row.api]
         tools = [_tool(n) for n in tool_names(history)]
+        token = thread_token()
 
         def send(base: str) -> None:
-            spec.build(row, base).bind_tools(tools).invoke(messages)
+            _model(spec, row, base).bind_tools(tools).invoke(messages)
 
         with warnings.catch_warnings(), _loopback_only():
             warnings.simplefilter("ignore")  # the suite runs with warnings as errors
-            return body_or_raise(row.api, send)
+            return body_or_raise(row.api, send, token=token)
+
+
+class _Models(threading.local):
+    """The chat models built on this rendering thread, per api, model and base URL."""
+
+    def __init__(self) -> None:
+        self.built: dict[tuple[str, str, str], Any] = {}
+
+
+_MODELS = _Models()
+
+
+def _model(spec: ModelSpec, row: RowRef, base: str) -> Any:
+    """The row's chat model for `base`, built once per rendering thread: the base URL is the
+    thread's own recorder channel (`toolkit.thread_token`), the same for every render, so a
+    model built for one render is the one a later render would build (a model is configuration:
+    `invoke` keeps no state between calls). Building one per render cost 15 times the invoke
+    (its SDK clients, each with an SSL context; langchain-openai also keeps two HTTP clients per
+    distinct base URL for the life of the process)."""
+    key = (row.api, row.model, base)
+    found = _MODELS.built.get(key)
+    if found is None:
+        found = _MODELS.built[key] = spec.build(row, base)
+    return found
 
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
