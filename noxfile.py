@@ -64,7 +64,7 @@ def conformance(session: nox.Session) -> None:
     """The matrix and the properties on the reference target: writes the results, the report
     (md, json, html), badges per target and level, and the comparison of every target's
     releases (compare.md, compare.html)."""
-    _install(session, "schemas")
+    _install(session, "conformance")
     REPORT.mkdir(exist_ok=True)
     results = REPORT / "results.jsonl"
     session.run(
@@ -283,7 +283,7 @@ def bench(session: nox.Session) -> None:
     """The benchmarks of docs/performance.md, one table each (slow: minutes). Posargs name some
     of them (`nox -s bench -- reference results`); the framework figure runs on each target's
     venv that `nox -s "target(NAME)"` left in .nox/."""
-    _install(session, "test")
+    _install(session, "conformance")  # what the main job runs with: no test-only tools
     session.install("pytest-xdist")
     chosen = session.posargs or [*BENCHMARKS, "framework"]
     for name in chosen:

@@ -35,10 +35,11 @@ import difflib
 import importlib
 import json
 import re
+import socket
 from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal, NoReturn, cast
 from urllib.parse import urlsplit, urlunsplit
 
 from conformance.fixtures import stand_in
@@ -229,7 +230,7 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
 
 
 def _module(name: str) -> Any:
-    """A vcrpy or pytest-recording module (imported when cassettes are used; no type stubs)."""
+    """A vcrpy module (imported when cassettes are used; no type stubs)."""
     return importlib.import_module(name)
 
 
@@ -317,9 +318,22 @@ def _user_agent(request: Any) -> str:
 
 @contextlib.contextmanager
 def _network_blocked() -> Generator[None]:
-    """pytest-recording's guard: every socket connection raises, loopback included."""
-    with _module("pytest_recording.network").blocking_context():
+    """Every socket connection raises while a cassette replays, loopback included, so that a
+    request the cassette does not answer can never reach a server. Only `connect` and
+    `connect_ex` are replaced, for the duration: creating sockets (asyncio's self-pipe, a
+    socketpair) still works."""
+
+    def refuse(sock: socket.socket, address: object) -> NoReturn:
+        host = cast("tuple[object, ...]", address)[0] if isinstance(address, tuple) else address
+        raise RuntimeError(f"Network is disabled for host {host!r}")
+
+    connect, connect_ex = socket.socket.connect, socket.socket.connect_ex
+    socket.socket.connect = refuse  # type: ignore[method-assign]
+    socket.socket.connect_ex = refuse  # type: ignore[method-assign]
+    try:
         yield
+    finally:
+        socket.socket.connect, socket.socket.connect_ex = connect, connect_ex
 
 
 # --- replay and record ------------------------------------------------------------------------
