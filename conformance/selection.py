@@ -17,7 +17,7 @@ from typing import Any, Final, cast
 import pytest
 
 from conformance.levels import CHECK_LEVELS, LEVELS, PROPERTY_LEVELS
-from conformance.matrix import ROW_API_NAMES
+from conformance.matrix.vocabulary import ROW_API_NAMES
 
 __all__ = ["Selection", "addoptions", "deselect"]
 
