@@ -210,6 +210,7 @@ def _locate(text: str, loc: tuple[str | int, ...]) -> tuple[int, int]:
 
 # --- the pytest plugin's view --------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class RunSettings:
     """What one pytest run uses, from the command line, `[tool.conformance]` and ini keys."""

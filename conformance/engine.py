@@ -38,8 +38,8 @@ from conformance.levels import level_of
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.paths import PathProblem
-from conformance.plugin import ENGINE
 from conformance.payload import snapshot_text
+from conformance.plugin import ENGINE
 from conformance.property_gate import (
     DEFAULT_EXAMPLES,
     Declared,
