@@ -5,8 +5,9 @@ option given. A name prefixed with `!` excludes instead (`--conformance-check='!
 Tests left out are deselected at collection, as `-k` does, so syrupy does not count their
 snapshots as unused.
 
-With `-k`, select by the test id `<target>:<cell>:<check>`: `-k "not :snapshot"` (with the
-colon: syrupy marks every test `syrupy_snapshot`, so a bare `snapshot` matches them all).
+With `-k`, select by the test id `<target>:<cell>:<check>`: `-k "not :snapshot"`. (Only the
+snapshot check asks for syrupy's fixture, so syrupy marks only those tests `syrupy_snapshot`
+and a bare `-k "not snapshot"` selects the same tests.)
 """
 
 from __future__ import annotations
