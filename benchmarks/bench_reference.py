@@ -12,14 +12,12 @@ only the generated test (as `conformance init` sets up a project), pinned to one
 The repository's own main job (`nox -s conformance`'s pytest command) is quoted beside it: it
 also reads the repository's conftest and settings.
 
-Each command runs twice per round, under the two bytecode regimes a run meets:
-
-- written: Python's default, bytecode written once and reused (into a fresh `PYTHONPYCACHEPREFIX`
-  folder, warmed by one run first, so nothing is written into the venv or the repository); what
-  a user's machine does, and what `nox -s conformance` does;
-- not written: `PYTHONDONTWRITEBYTECODE=1`, as this machine's environment sets it. pytest's
-  assertion rewriter then parses and compiles every module of each package that registers a
-  pytest plugin (hypothesis, anyio, syrupy, this one) at every start.
+Bytecode is written and reused, as Python does by default and `nox -s conformance` does: into
+a `PYTHONPYCACHEPREFIX` folder of the script's own, warmed by one run of each command first, so
+nothing is written into the venv or the repository and the figures do not depend on what
+earlier runs left there. (This machine sets `PYTHONDONTWRITEBYTECODE=1`; with nothing cached,
+pytest's assertion rewriter parses and compiles every module of each package that registers a
+pytest plugin at every start: docs/performance.md has that figure, side by side.)
 
     python benchmarks/bench_reference.py [--rounds 3]
 """
@@ -44,47 +42,40 @@ def main() -> None:
         empty = Path(tmp) / "empty"
         empty.mkdir()
         (empty / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-        regimes = {
-            "written": {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": f"{tmp}/pycache"},
-            "not written": {"PYTHONDONTWRITEBYTECODE": "1"},
-        }
+        env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": f"{tmp}/pycache"}
+        main_job = [*checks, "-o", "python_files=test_matrix.py"]
         commands = {
             "empty": (pytest_args(), empty),
             "startup": (pytest_args(*checks, "-k", "no_such_test"), project),
             "full": (pytest_args(*checks), project),
-            "repo": (pytest_args(*checks, "-o", "python_files=test_matrix.py"), ROOT),
+            "repo-startup": (pytest_args(*main_job, "-k", "no_such_test"), ROOT),
+            "repo": (pytest_args(*main_job), ROOT),
         }
-        for args, cwd in (commands["full"], commands["repo"]):  # warm the bytecode folder
-            run(args, cwd=cwd, env=regimes["written"], cores=1)
-        runs: dict[tuple[str, str], list[Run]] = {}
+        for args, cwd in commands.values():  # warm the bytecode folder
+            run(args, cwd=cwd, env=env, cores=1)
+        runs: dict[str, list[Run]] = {name: [] for name in commands}
         for _ in range(rounds):
             for name, (args, cwd) in commands.items():
-                for regime, env in regimes.items():
-                    runs.setdefault((name, regime), []).append(run(args, cwd=cwd, env=env, cores=1))
-    med = {key: median_run(r) for key, r in runs.items()}
-    for key in (("full", "written"), ("repo", "written")):
-        if not passed(med[key]):
-            raise SystemExit(f"the {key} run failed:\n{med[key].output[-3000:]}")
-    found = re.findall(r"(\d+) passed", med["full", "written"].output.splitlines()[-1])
+                runs[name].append(run(args, cwd=cwd, env=env, cores=1))
+    med = {name: median_run(r) for name, r in runs.items()}
+    for name in ("full", "repo"):
+        if not passed(med[name]):
+            raise SystemExit(f"the {name} run failed:\n{med[name].output[-3000:]}")
+    found = re.findall(r"(\d+) passed", med["full"].output.splitlines()[-1])
     tests = found[0] if found else "?"
-    print(f"tests: {tests}; rounds: {rounds}; one core (taskset -c 0); medians")
+    print(f"tests: {tests}; rounds: {rounds}; one core (taskset -c 0); bytecode written; medians")
     labels = {
-        "full": "reference matrix, all checks, collection included",
-        "startup": "start-up: imports, matrix load, collection (all deselected)",
         "empty": "pytest in an empty folder",
+        "startup": "start-up: imports, matrix load, collection (all deselected)",
+        "full": "reference matrix, all checks, collection included",
+        "repo-startup": "the repository's main job, start-up (all deselected)",
         "repo": "the repository's main job (`nox -s conformance`'s pytest, no results file)",
     }
     rows = [
-        (
-            labels[name],
-            regime,
-            f"{r.seconds:.2f} s",
-            f"{r.cpu:.2f} s",
-            f"{r.max_rss_mib:.0f} MiB",
-        )
-        for (name, regime), r in med.items()
+        (labels[name], f"{r.seconds:.2f} s", f"{r.cpu:.2f} s", f"{r.max_rss_mib:.0f} MiB")
+        for name, r in med.items()
     ]
-    print(table(("run", "bytecode", "wall", "CPU", "peak RSS"), rows))
+    print(table(("run", "wall", "CPU", "peak RSS"), rows))
 
 
 if __name__ == "__main__":
