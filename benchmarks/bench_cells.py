@@ -2,11 +2,14 @@
 
 Both run in the same invocation of this script, alternating, as `python -m pytest` in a
 subprocess, with the same number of tests and no path arguments (so syrupy's unused-snapshot
-check takes its fast path, as in `nox -s tests`). Two costs per test are reported:
+check takes its fast path). The suite runs as the main job does (`nox -s conformance`: only
+the module holding the generated test collected, bytecode written). Two costs per test are
+reported, each from wall time and from CPU seconds (user + system, steadier on a shared
+machine):
 
-- run: wall time minus the same command with every test deselected (so imports, plugin
+- run: the time minus the same command with every test deselected (so imports, plugin
   set-up and collection are left out), divided by the number of tests;
-- whole: wall time minus pytest in an empty project (so collection, matrix loading and test
+- whole: the time minus pytest in an empty project (so collection, matrix loading and test
   generation count), divided by the number of tests.
 
 The ratios of the suite to the bare test are what the README quotes.
@@ -19,38 +22,23 @@ from __future__ import annotations
 import argparse
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _wall(args: list[str], cwd: Path) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode not in (0, 5):  # 5: everything deselected, on purpose
-        raise SystemExit(f"pytest failed in {cwd}:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-    return elapsed
+from _bench import ROOT, Run, pytest_args, run, table
 
 
 def _count(cwd: Path, args: list[str]) -> int:
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--co", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=True,
+        [*pytest_args("--co", *args)], cwd=cwd, capture_output=True, text=True, check=True
     )
     return sum(1 for line in done.stdout.splitlines() if "::" in line)
+
+
+def _checked(done: Run, cwd: Path) -> Run:
+    if done.returncode not in (0, 5):  # 5: everything deselected, on purpose
+        raise SystemExit(f"pytest failed in {cwd}:\n{done.output[-3000:]}")
+    return done
 
 
 def main() -> None:
@@ -58,7 +46,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     rounds = parser.parse_args().rounds
 
-    suite_args = ["-m", "conformance"]
+    # The main job's own selection: only the module holding the generated test is collected.
+    suite_args = ["-o", "python_files=test_matrix.py", "-m", "conformance"]
     n = _count(ROOT, suite_args)
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp)
@@ -72,31 +61,56 @@ def main() -> None:
         empty = bare / "empty"
         empty.mkdir()
         (empty / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-        keys = ("suite", "suite0", "bare", "bare0", "empty")
-        runs: dict[str, list[float]] = {k: [] for k in keys}
+        # Bytecode written, as by default and in `nox -s conformance`, into a folder of its own.
+        env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": f"{tmp}/pycache"}
+        commands = {
+            "empty": (pytest_args(), empty),
+            "suite": (pytest_args(*suite_args), ROOT),
+            "bare": (pytest_args(), bare),
+            "suite0": (pytest_args(*suite_args, "-k", "no_such_test"), ROOT),
+            "bare0": (pytest_args("-k", "no_such_test"), bare),
+        }
+        for args, cwd in commands.values():  # warm the bytecode folder
+            _checked(run(args, cwd=cwd, env=env), cwd)
+        runs: dict[str, list[Run]] = {k: [] for k in commands}
         for _ in range(rounds):
-            runs["empty"].append(_wall([], empty))
-            runs["suite"].append(_wall(suite_args, ROOT))
-            runs["bare"].append(_wall([], bare))
-            runs["suite0"].append(_wall([*suite_args, "-k", "no_such_test"], ROOT))
-            runs["bare0"].append(_wall(["-k", "no_such_test"], bare))
-    med = {k: statistics.median(v) for k, v in runs.items()}
-    per = {
-        (name, kind): (med[name] - med[base]) / n * 1000
-        for name in ("suite", "bare")
-        for kind, base in (("run", name + "0"), ("whole", "empty"))
-    }
+            for name, (args, cwd) in commands.items():
+                runs[name].append(_checked(run(args, cwd=cwd, env=env), cwd))
+    wall = {k: statistics.median(r.seconds for r in v) for k, v in runs.items()}
+    cpu = {k: statistics.median(r.cpu for r in v) for k, v in runs.items()}
+
+    def per(values: dict[str, float], name: str, base: str) -> float:
+        return (values[name] - values[base]) / n * 1000
+
     print(f"tests per run: {n} (the conformance matrix on the reference target)")
-    print(f"rounds: {rounds}, medians of wall time; empty project: {med['empty']:.2f} s")
-    print("| run | all tests | all deselected | per test, run | per test, whole |")
-    print("|---|---|---|---|---|")
-    for name, label in (("suite", "conformance suite"), ("bare", "bare parametrized test")):
-        print(
-            f"| {label} | {med[name]:.2f} s | {med[name + '0']:.2f} s "
-            f"| {per[name, 'run']:.2f} ms | {per[name, 'whole']:.2f} ms |"
+    print(
+        f"rounds: {rounds}, medians; empty project: {wall['empty']:.2f} s, {cpu['empty']:.2f} s CPU"
+    )
+    rows = [
+        (
+            label,
+            f"{wall[name]:.2f} s / {cpu[name]:.2f} s",
+            f"{wall[name + '0']:.2f} s / {cpu[name + '0']:.2f} s",
+            f"{per(wall, name, name + '0'):.2f} ms / {per(cpu, name, name + '0'):.2f} ms",
+            f"{per(wall, name, 'empty'):.2f} ms / {per(cpu, name, 'empty'):.2f} ms",
         )
-    for kind in ("run", "whole"):
-        print(f"ratio, per test {kind}: {per['suite', kind] / per['bare', kind]:.1f}x")
+        for name, label in (("suite", "conformance suite"), ("bare", "bare parametrized test"))
+    ]
+    headers = (
+        "run (wall / CPU)",
+        "all tests",
+        "all deselected",
+        "per test, run",
+        "per test, whole",
+    )
+    print(table(headers, rows))
+    for kind, base in (("run", "0"), ("whole", "")):
+        ratios = [
+            per(values, "suite", "suite" + base if base else "empty")
+            / per(values, "bare", "bare" + base if base else "empty")
+            for values in (wall, cpu)
+        ]
+        print(f"ratio, per test {kind}: {ratios[0]:.1f}x wall, {ratios[1]:.1f}x CPU")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,15 @@ only the generated test (as `conformance init` sets up a project), pinned to one
   test generation, nothing run);
 - empty: pytest in an empty folder (the interpreter and pytest's own start).
 
-The repository's own main job (`nox -s conformance`) also collects the self-tests; its time is
-quoted beside it for comparison.
+The repository's own main job (`nox -s conformance`'s pytest command) is quoted beside it: it
+also reads the repository's conftest and settings.
+
+Bytecode is written and reused, as Python does by default and `nox -s conformance` does: into
+a `PYTHONPYCACHEPREFIX` folder of the script's own, warmed by one run of each command first, so
+nothing is written into the venv or the repository and the figures do not depend on what
+earlier runs left there. (This machine sets `PYTHONDONTWRITEBYTECODE=1`; with nothing cached,
+pytest's assertion rewriter parses and compiles every module of each package that registers a
+pytest plugin at every start: docs/performance.md has that figure, side by side.)
 
     python benchmarks/bench_reference.py [--rounds 3]
 """
@@ -35,30 +42,38 @@ def main() -> None:
         empty = Path(tmp) / "empty"
         empty.mkdir()
         (empty / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-        runs: dict[str, list[Run]] = {"full": [], "startup": [], "empty": [], "repo": []}
+        env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": f"{tmp}/pycache"}
+        main_job = [*checks, "-o", "python_files=test_matrix.py"]
+        commands = {
+            "empty": (pytest_args(), empty),
+            "startup": (pytest_args(*checks, "-k", "no_such_test"), project),
+            "full": (pytest_args(*checks), project),
+            "repo-startup": (pytest_args(*main_job, "-k", "no_such_test"), ROOT),
+            "repo": (pytest_args(*main_job), ROOT),
+        }
+        for args, cwd in commands.values():  # warm the bytecode folder
+            run(args, cwd=cwd, env=env, cores=1)
+        runs: dict[str, list[Run]] = {name: [] for name in commands}
         for _ in range(rounds):
-            runs["empty"].append(run(pytest_args(), cwd=empty, cores=1))
-            runs["startup"].append(
-                run(pytest_args(*checks, "-k", "no_such_test"), cwd=project, cores=1)
-            )
-            runs["full"].append(run(pytest_args(*checks), cwd=project, cores=1))
-            runs["repo"].append(run(pytest_args(*checks), cores=1))
+            for name, (args, cwd) in commands.items():
+                runs[name].append(run(args, cwd=cwd, env=env, cores=1))
     med = {name: median_run(r) for name, r in runs.items()}
     for name in ("full", "repo"):
         if not passed(med[name]):
             raise SystemExit(f"the {name} run failed:\n{med[name].output[-3000:]}")
     found = re.findall(r"(\d+) passed", med["full"].output.splitlines()[-1])
     tests = found[0] if found else "?"
-    print(f"tests: {tests}; rounds: {rounds}; one core (taskset -c 0); medians")
+    print(f"tests: {tests}; rounds: {rounds}; one core (taskset -c 0); bytecode written; medians")
     labels = {
-        "full": "reference matrix, all checks, collection included",
-        "startup": "start-up: imports, matrix load, collection (all deselected)",
         "empty": "pytest in an empty folder",
-        "repo": "the repository's `pytest -m conformance` (also collects the self-tests)",
+        "startup": "start-up: imports, matrix load, collection (all deselected)",
+        "full": "reference matrix, all checks, collection included",
+        "repo-startup": "the repository's main job, start-up (all deselected)",
+        "repo": "the repository's main job (`nox -s conformance`'s pytest, no results file)",
     }
     rows = [
-        (labels[k], f"{r.seconds:.2f} s", f"{r.cpu:.2f} s", f"{r.max_rss_mib:.0f} MiB")
-        for k, r in med.items()
+        (labels[name], f"{r.seconds:.2f} s", f"{r.cpu:.2f} s", f"{r.max_rss_mib:.0f} MiB")
+        for name, r in med.items()
     ]
     print(table(("run", "wall", "CPU", "peak RSS"), rows))
 

@@ -3,7 +3,9 @@
 Both runs write a results file; they are compared line by line, in order, after dropping what
 names the run itself (its `run` block: id, start, command; the `date` and `end` stamps). The
 controller writes the lines in collection order whatever order the workers finish in
-(`runlog.in_collection_order`). Wall times are medians of alternated rounds. Needs
+(`runlog.in_collection_order`). Wall times are medians of alternated rounds; CPU seconds count
+the workers too (each imports, loads the matrix and collects on its own), so they show what
+`-n 2` adds, and the wall time what it saves when a second core is free. Needs
 pytest-xdist in the running Python (`nox -s bench` installs it).
 
     python benchmarks/bench_xdist.py [--rounds 3]
@@ -51,9 +53,14 @@ def main() -> None:
                 runs[name].append(done)
             same = same and _comparable(files["serial"]) == _comparable(files["-n 2"])
     rows = [
-        (name, f"{statistics.median(r.seconds for r in rs):.2f} s") for name, rs in runs.items()
+        (
+            name,
+            f"{statistics.median(r.seconds for r in rs):.2f} s",
+            f"{statistics.median(r.cpu for r in rs):.2f} s",
+        )
+        for name, rs in runs.items()
     ]
-    print(table(("run", "wall (median)"), rows))
+    print(table(("run", "wall (median)", "CPU, workers included (median)"), rows))
     print(f"same results file (run fields dropped, line order kept): {'yes' if same else 'NO'}")
     if not same:
         raise SystemExit(1)

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from conformance.levels import LEVELS, Level
 from conformance.matrix import TARGET_PATTERN, LocatedError
+from conformance.plugin import INI_KEYS, OPTIONS
 
 __all__ = [
     "DEFAULT_GATE",
@@ -209,14 +210,6 @@ def _locate(text: str, loc: tuple[str | int, ...]) -> tuple[int, int]:
 
 # --- the pytest plugin's view --------------------------------------------------------------
 
-_INI_KEYS: Final = (
-    "conformance_matrix",
-    "conformance_targets",
-    "conformance_snapshots",
-    "conformance_cassettes",
-    "conformance_deviations",
-)
-
 
 @dataclass(frozen=True)
 class RunSettings:
@@ -234,25 +227,14 @@ class RunSettings:
 
 def run_settings(config: Any) -> RunSettings | None:
     """The run's settings, or None when the project has not configured the suite: then the
-    plugin stays inert (no matrix is read, no test generated, nothing written)."""
+    plugin stays inert (no matrix is read, no test generated, nothing written). The rule is
+    `conformance.plugin.configured`'s, which decides it at start-up without this module."""
     option = config.option
     inipath: Path | None = config.inipath
     pyproject = inipath if inipath is not None and inipath.name == "pyproject.toml" else None
     project = load_config(pyproject or config.rootpath / "pyproject.toml")
-    ini: dict[str, Any] = {key: config.getini(key) for key in _INI_KEYS}
-    cli = {
-        name: getattr(option, name, None)
-        for name in (
-            "conformance_matrix",
-            "conformance_target",
-            "conformance_results",
-            "conformance_cassettes",
-            "conformance_record",
-            "conformance_api",
-            "conformance_check",
-            "conformance_level",
-        )
-    }
+    ini: dict[str, Any] = {key: config.getini(key) for key in INI_KEYS}
+    cli = {name: getattr(option, name, None) for name in OPTIONS}
     if project is None and not any(ini.values()) and not any(cli.values()):
         return None
     root: Path = config.rootpath

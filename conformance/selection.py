@@ -5,8 +5,9 @@ option given. A name prefixed with `!` excludes instead (`--conformance-check='!
 Tests left out are deselected at collection, as `-k` does, so syrupy does not count their
 snapshots as unused.
 
-With `-k`, select by the test id `<target>:<cell>:<check>`: `-k "not :snapshot"` (with the
-colon: syrupy marks every test `syrupy_snapshot`, so a bare `snapshot` matches them all).
+With `-k`, select by the test id `<target>:<cell>:<check>`: `-k "not :snapshot"`. (Only the
+snapshot check asks for syrupy's fixture, so syrupy marks only those tests `syrupy_snapshot`
+and a bare `-k "not snapshot"` selects the same tests.)
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Final, cast
 import pytest
 
 from conformance.levels import CHECK_LEVELS, LEVELS, PROPERTY_LEVELS
-from conformance.matrix import ROW_API_NAMES
+from conformance.matrix.vocabulary import ROW_API_NAMES
 
 __all__ = ["Selection", "addoptions", "deselect"]
 

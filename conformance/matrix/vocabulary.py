@@ -1,12 +1,16 @@
 """The matrix vocabulary: apis, content types, sources, styles, expectations, outcomes and the
-patterns of ids and names."""
+patterns of ids and names.
+
+Plain literals, importable without pydantic: the pytest plugin registers its options from them
+at every pytest start, configured or not."""
 
 from __future__ import annotations
 
 import re
-from typing import Final, Literal, get_args
+from typing import TYPE_CHECKING, Final, Literal, get_args
 
-from conformance.history import ContentType
+if TYPE_CHECKING:
+    from conformance.history import ContentType
 
 Api = Literal[
     "openai-chat",
@@ -79,7 +83,9 @@ Known = Literal["doc", "sdk", "third-party", "uncertain"]
 """How an expectation is known: provider docs, official SDK types, third parties, or not yet."""
 
 ROW_API_NAMES: Final[tuple[Api, ...]] = get_args(Api)
-CONTENT_TYPES: Final[tuple[ContentType, ...]] = get_args(ContentType)
+CONTENT_TYPES: Final[tuple[ContentType, ...]] = ("text", "image", "document", "audio", "video")
+"""`conformance.history.ContentType`'s values, in its order (a self-test keeps them equal):
+spelled out so that this module does not import the history models."""
 SOURCES: Final[tuple[Source, ...]] = get_args(Source)
 TEXT_SOURCES: Final[tuple[TextSource, ...]] = get_args(TextSource)
 STYLES: Final[tuple[Style, ...]] = get_args(Style)

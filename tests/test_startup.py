@@ -1,0 +1,106 @@
+"""What pytest start-up costs a project: the plugin is registered wherever the package is
+installed, so it must stay inert and import nothing heavy until the project is configured."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from conformance import history, plugin
+from conformance.config import run_settings
+from conformance.matrix.vocabulary import CONTENT_TYPES
+
+HEAVY = (
+    "conformance.engine",
+    "conformance.matrix.load",
+    "conformance.history",
+    "conformance.property_gate",
+    "conformance.sdk_schema",
+    "pydantic",
+    "ruamel.yaml",
+)
+"""Modules the plugin must not import in a project that does not use it."""
+
+_REPORT = """
+import json, sys
+import pytest
+code = pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[1:]])
+names = [n for n in sys.modules if n.startswith(("conformance", "pydantic", "ruamel"))]
+print("MODULES " + json.dumps({"exit": int(code), "modules": sorted(names)}))
+"""
+
+
+def _modules_after_pytest(folder: Path, *args: str) -> tuple[int, set[str]]:
+    """Run pytest in a fresh interpreter in `folder`; its exit code and what it imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", _REPORT, *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    line = next((x for x in done.stdout.splitlines() if x.startswith("MODULES ")), None)
+    assert line is not None, done.stdout[-2000:] + done.stderr[-2000:]
+    found = json.loads(line.removeprefix("MODULES "))
+    return found["exit"], set(found["modules"])
+
+
+def _project(folder: Path, pyproject: str) -> Path:
+    folder.mkdir()
+    (folder / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    (folder / "test_plain.py").write_text("def test_ok():\n    assert 1 + 1 == 2\n")
+    return folder
+
+
+def test_an_unconfigured_project_imports_nothing_heavy(tmp_path: Path) -> None:
+    folder = _project(tmp_path / "plain", "[tool.pytest.ini_options]\n")
+    code, modules = _modules_after_pytest(folder)
+    assert code == 0
+    assert "conformance.plugin" in modules  # the plugin was loaded, and stayed inert
+    assert sorted(m for m in modules if m.startswith(HEAVY)) == []
+
+
+def test_a_configured_project_loads_the_engine(tmp_path: Path) -> None:
+    """The other side of the test above: configured, the same run imports the engine."""
+    folder = _project(tmp_path / "configured", "[tool.pytest.ini_options]\n[tool.conformance]\n")
+    code, modules = _modules_after_pytest(folder, "--co")
+    assert code == 0
+    assert {"conformance.engine", "conformance.matrix.load", "pydantic"} <= modules
+
+
+@pytest.mark.parametrize(
+    ("files", "args", "expected"),
+    [
+        ({}, [], False),
+        ({"pyproject.toml": "[tool.other]\nx = 1\n"}, [], False),
+        ({"pyproject.toml": "[tool.conformance]\n"}, [], True),
+        ({"pyproject.toml": '[tool.conformance]\ntargets = ["reference"]\n'}, [], True),
+        ({"pyproject.toml": "[tool]\nconformance = {}\n"}, [], True),
+        ({"pytest.ini": "[pytest]\nconformance_matrix = matrix.yaml\n"}, [], True),
+        ({"pytest.ini": "[pytest]\nconformance_targets = reference\n"}, [], True),
+        ({}, ["--conformance-api", "anthropic"], True),
+        ({}, ["--conformance-results", "r.jsonl"], True),
+        ({}, ["--conformance-sdk-schema"], False),
+    ],
+)
+def test_configured_decides_as_run_settings_does(
+    pytester: pytest.Pytester, files: dict[str, str], args: list[str], expected: bool
+) -> None:
+    """`plugin.configured` decides at start-up without pydantic; `config.run_settings` then
+    builds the settings. Both must agree on whether the project uses the suite."""
+    for name, text in files.items():
+        (pytester.path / name).write_text(text, encoding="utf-8")
+    config = pytester.parseconfig(*args)
+    assert plugin.configured(config) is expected
+    assert (run_settings(config) is not None) is expected
+
+
+def test_the_vocabulary_spells_the_history_content_types() -> None:
+    """`matrix.vocabulary` lists the content types itself, so as not to import the history
+    models at start-up; they must stay the history's, in its order."""
+    assert get_args(history.ContentType) == CONTENT_TYPES
