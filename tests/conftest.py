@@ -8,10 +8,29 @@ its own `ci` profile when `CI` is set, which we extend rather than override), `n
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A project that runs the real matrix with the plugin, as a framework's repository would:
+    an ini naming the matrix, a copy of matrix.yaml and the generated test, with tests/ on its
+    path for the mutant targets. A module that needs more overrides it, asking for this one."""
+    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
+    pytester.makepyfile(
+        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
+    )
+    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    pytester.syspathinsert(ROOT / "tests")
+    return pytester
+
 
 settings.register_profile("dev", max_examples=50, deadline=None)  # no timed assertions
 settings.register_profile(

@@ -63,16 +63,6 @@ def test_api_accepts_is_judged_on_every_content_cell_and_no_error_cell() -> None
     assert not [c for c in MATRIX.error_cells() if "api-accepts" in applicable_checks(c)]
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
-    pytester.makepyfile(
-        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
-    )
-    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
-    return pytester
-
-
 def test_results_lines_carry_their_level_and_what_happened_to_the_url(
     project: pytest.Pytester,
 ) -> None:

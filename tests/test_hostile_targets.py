@@ -24,17 +24,6 @@ RESULTS = "out/r.jsonl"
 SNAPSHOT = Path("snapshots/reference/openai-chat/gpt-6.image.inline.result.json")
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
-    pytester.makepyfile(
-        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
-    )
-    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
-    pytester.syspathinsert(ROOT / "tests")
-    return pytester
-
-
 # target -> what the cell's outcome detail says
 VERDICTS: dict[str, str] = {
     "RaisesSystemExit": "crashed: SystemExit: 3",

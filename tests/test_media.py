@@ -172,16 +172,6 @@ def test_the_committed_golden_data_names_every_blob_it_holds() -> None:
 # --- through the plugin --------------------------------------------------------------------------
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
-    pytester.makepyfile(
-        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
-    )
-    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
-    return pytester
-
-
 def test_update_writes_the_blobs_and_a_changed_media_byte_fails(
     project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,18 +16,6 @@ ONE_ROW = "openai-chat/gpt-6/"
 IMAGE_CELL = "openai-chat/gpt-6/image/inline/result"
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A project that runs the real matrix with the plugin, as a framework's repo would."""
-    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
-    pytester.makepyfile(
-        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
-    )
-    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
-    pytester.syspathinsert(ROOT / "tests")  # for the mutant targets
-    return pytester
-
-
 def results(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 

@@ -27,18 +27,6 @@ _MATRIX = load_matrix(ROOT / "matrix.yaml")
 ROWS = list({row_ref(c).id: row_ref(c) for c in _MATRIX.cells()}.values())
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A framework's project running the plugin on its own target (`module:attr`)."""
-    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
-    pytester.makepyfile(
-        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
-    )
-    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
-    pytester.syspathinsert(ROOT / "tests")  # for the mutant targets
-    return pytester
-
-
 def lines_of(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 

@@ -23,16 +23,11 @@ RESULTS = "out/r.jsonl"
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
-    pytester.makepyfile(
-        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
-    )
-    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
-    pytester.syspathinsert(ROOT / "tests")
+def project(project: pytest.Pytester) -> pytest.Pytester:
+    """conftest's project, with what this module needs beside it."""
     snapshot = Path("snapshots/reference/openai-chat/gpt-6.image.inline.result.json")
-    copy_snapshot(ROOT / snapshot, pytester.path / snapshot)  # with the media blobs it names
-    return pytester
+    copy_snapshot(ROOT / snapshot, project.path / snapshot)  # with the media blobs it names
+    return project
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
