@@ -337,7 +337,7 @@ def lint(session: nox.Session) -> None:
     session.run(
         "python",
         "-c",
-        "import sys; from conformance.secrets import main; sys.exit(main(sys.argv[1:]))",
+        "import sys; from conformance.recording.secrets import main; sys.exit(main(sys.argv[1:]))",
         "cassettes",
     )
 

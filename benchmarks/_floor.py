@@ -5,7 +5,7 @@ around it. Run with the Python of the framework's venv (`bench_framework.py` doe
 
 Prints one JSON object: CPU milliseconds per call (user and system of this process, so the
 loopback recorder's threads count too), median of a few batches, after warm-up calls. The
-requests go to the suite's loopback recorder (`conformance.toolkit.recorder`), which answers
+requests go to the suite's loopback recorder (`conformance.targets.kit.recorder`), which answers
 400, as in a cell; each floor says what it builds per call.
 """
 
@@ -22,7 +22,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from conformance.toolkit import recorder
+from conformance.targets.kit import recorder
 
 KEY = "conformance-not-a-key"
 BATCHES, PER_BATCH, WARM = 5, 20, 3

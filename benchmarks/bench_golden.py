@@ -3,11 +3,12 @@ media stored more than once.
 
 A media item is counted by the SHA-256 of its bytes wherever it is stored: inline, as a string
 of base64 (or base64url, or the body of a data URL) of 88 characters or more (64 bytes,
-`conformance.media.MEDIA_MIN`), or as a blob file in a target's `snapshots/<target>/_media/`.
-For each folder the table gives its files, size, inline media strings and blobs; below it, the
-bytes spent on an item already stored in the same folder (what storing by digest removes), and
-on an item stored in another folder too (the per-target blob folders each keep their own copy,
-so that a target's folder, the wheel's `snapshots/reference` or an adopter's, is complete).
+`conformance.recording.media.MEDIA_MIN`), or as a blob file in a target's
+`snapshots/<target>/_media/`. For each folder the table gives its files, size, inline media strings
+and blobs; below it, the bytes spent on an item already stored in the same folder (what storing by
+digest removes), and on an item stored in another folder too (the per-target blob folders each keep
+their own copy, so that a target's folder, the wheel's `snapshots/reference` or an adopter's, is
+complete).
 
     python benchmarks/bench_golden.py                 # the working tree
     python benchmarks/bench_golden.py --before main   # a git revision's golden data, then this

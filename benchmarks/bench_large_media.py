@@ -25,7 +25,7 @@ ROWS = [
 _CHILD = """
 import json, resource, sys
 from conformance.history import Image, Message, ToolCall, ToolResult
-from conformance.payload import snapshot_text
+from conformance.judging.payload import snapshot_text
 from conformance.targets.base import RowRef
 from conformance.targets.reference import ReferenceTarget
 size, row = int(sys.argv[1]), RowRef(*json.loads(sys.argv[2]))

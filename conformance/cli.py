@@ -35,16 +35,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from conformance import __version__
-from conformance.diff import diff_reports, render_diff
-from conformance.levels import LEVELS, Level
+from conformance.judging.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.paths import PathProblem, check_folder, check_output_file
-from conformance.report import Report, badges, build_report, render_markdown
-from conformance.results import ReportError, ResultLine, load_results, merge_results
-from conformance.runlog import write_atomic
+from conformance.reports.diff import diff_reports, render_diff
+from conformance.reports.report import Report, badges, build_report, render_markdown
+from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
+from conformance.running.runlog import write_atomic
 
 if TYPE_CHECKING:
-    from conformance.html import Citation
+    from conformance.reports.html import Citation
 
 __all__ = ["main"]
 
@@ -60,19 +60,19 @@ def _write(text: str, out: str | None, inputs: Sequence[str] = ()) -> None:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from conformance import adoption
+    from conformance.adoption import init as adoption
 
     return adoption.check(args.matrix, today=args.today)
 
 
 def _init(args: argparse.Namespace) -> int:
-    from conformance import adoption
+    from conformance.adoption import init as adoption
 
     return adoption.init(Path(args.dir), args.target_name)
 
 
 def _deviations(args: argparse.Namespace) -> int:
-    from conformance import adoption
+    from conformance.adoption import init as adoption
 
     return adoption.write_deviations(args.results, args.target, args.reasons, args.output)
 
@@ -87,7 +87,7 @@ def _day(text: str) -> dt.date:
 
 
 def _schema(args: argparse.Namespace) -> int:
-    from conformance.deviations import deviations_schema
+    from conformance.judging.deviations import deviations_schema
 
     schema = deviations_schema() if args.deviations else json_schema()
     _write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", args.output)
@@ -101,7 +101,7 @@ def _report(args: argparse.Namespace) -> int:
     elif args.format == "json":
         text = report.model_dump_json(indent=2) + "\n"
     else:
-        from conformance.html import render_html  # only this format needs it
+        from conformance.reports.html import render_html  # only this format needs it
 
         citations = _citations(args.matrix, report) if args.matrix else None
         snapshots = Path(args.snapshots) if args.snapshots else None
@@ -111,7 +111,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _citations(path: str, report: Report) -> dict[str, Citation]:
-    from conformance.html import Citation
+    from conformance.reports.html import Citation
 
     matrix = load_matrix(path)
     if matrix.digest != report.matrix_digest:
@@ -130,7 +130,7 @@ def _merge(args: argparse.Namespace) -> int:
 
 
 def _diff(args: argparse.Namespace) -> int:
-    from conformance import adoption
+    from conformance.adoption import init as adoption
 
     gate = adoption.gate_levels(args.gate)
     known: dict[bytes, ResultLine] = {}  # the head's lines the base has are read once
@@ -162,8 +162,8 @@ def _badges(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from conformance.compare import build_comparison, render_compare_markdown
-    from conformance.compare_html import render_compare_html
+    from conformance.reports.compare import build_comparison, render_compare_markdown
+    from conformance.reports.compare_html import render_compare_html
 
     comparison = build_comparison(args.results)
     fmt = args.format or ("html" if str(args.output or "").endswith(".html") else "md")
@@ -184,8 +184,8 @@ def _repro_scripts(
 ) -> dict[tuple[str, str], str]:
     """Reproducers for every failing or deviating cell of the targets importable here that
     have a `repro`; others keep just the command in their dialogs."""
-    from conformance.compare import Comparison
-    from conformance.repro import ReproError, repro_script
+    from conformance.adoption.repro import ReproError, repro_script
+    from conformance.reports.compare import Comparison
 
     assert isinstance(comparison, Comparison)
     matrix = load_matrix(matrix_path or _default_matrix())
@@ -214,7 +214,7 @@ def _default_matrix() -> str:
 
 
 def _repro(args: argparse.Namespace) -> int:
-    from conformance.repro import ReproError, repro_script
+    from conformance.adoption.repro import ReproError, repro_script
 
     matrix = load_matrix(args.matrix or _default_matrix())
     try:
@@ -229,7 +229,7 @@ def _repro(args: argparse.Namespace) -> int:
 
 
 def _scan_secrets(args: argparse.Namespace) -> int:
-    from conformance import secrets
+    from conformance.recording import secrets
 
     return secrets.main(args.paths)
 
@@ -382,7 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     except Exception as error:
-        from conformance import adoption
+        from conformance.adoption import init as adoption
 
         if not isinstance(error, adoption.USER_ERRORS):
             raise

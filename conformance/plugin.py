@@ -4,69 +4,48 @@ Options (all under `--conformance-*`, or the `conformance_*` ini keys):
 
 - `--conformance-matrix PATH`: the matrix; a bad file stops the run with `file:line:col` errors.
 - `--conformance-target NAME`: `reference`, an entry-point name or `module:attr` (repeatable).
-- `--conformance-results PATH`: write one JSON line per cell and check (`conformance.runlog`:
-  atomic, locked, naming the run and how it ended; the path is checked before the run).
+- `--conformance-results PATH`: write one JSON line per cell and check
+  (`conformance.running.runlog`: atomic, locked, naming the run and how it ended; the path is
+  checked before the run).
 - `--conformance-cell-timeout SECONDS` (ini `conformance_cell_timeout`): how long a render may
-  take before its cell is judged without it (default 60, 0 for no limit; `conformance.guard`).
+  take before its cell is judged without it (default 60, 0 for no limit;
+  `conformance.judging.guard`).
 - `--conformance-cassettes DIR` (ini `conformance_cassettes`): replay every rendered payload
   through its api's official client from `DIR/<target>/<api>/<cell>.yaml` (the `cassette`
   check); `--conformance-record double|live` records them instead (`nox -s record`).
 - `--conformance-api`, `--conformance-check`, `--conformance-level`: run a part of the matrix
-  (`conformance.selection`).
+  (`conformance.running.selection`).
 
 The plugin stays inert until a project configures it (`[tool.conformance]` in pyproject.toml,
-a `conformance_*` ini key or a `--conformance-*` option; `conformance.config`); a test module
-then opts in by holding `test_conformance` from `conformance.suite`.
+a `conformance_*` ini key or a `--conformance-*` option; `conformance.running.config`); a test
+module then opts in by holding `test_conformance` from `conformance.suite`.
 
 This module is imported at every pytest start wherever the package is installed, so it imports
-only what registering the options needs (pytest, `conformance.selection`, the levels and the
-matrix vocabulary). Everything that runs the suite is in `conformance.engine`, imported once the
-project is found configured (`conformance.config.configured`, a look at pyproject.toml, the ini
-keys and the options, without pydantic).
+only what registering the options needs (pytest, `conformance.running.selection`, the levels and the
+matrix vocabulary). Everything that runs the suite is in `conformance.running.engine`, imported once
+the project is found configured (`conformance.running.config.configured`, a look at pyproject.toml,
+the ini keys and the options, without pydantic).
 """
 
 from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Final
 
 import pytest
 
-from conformance import selection
+from conformance.running import selection
+from conformance.running.options import ENGINE, INI_KEYS, OPTIONS
 
 __all__ = ["ENGINE", "INI_KEYS", "OPTIONS", "configured"]
-
-ENGINE: Final = "conformance-engine"
-"""The name `conformance.engine` is registered under once the project is configured."""
-
-INI_KEYS: Final = (
-    "conformance_matrix",
-    "conformance_targets",
-    "conformance_snapshots",
-    "conformance_cassettes",
-    "conformance_deviations",
-)
-"""The ini keys that configure the suite (`conformance.config.run_settings` reads them)."""
-
-OPTIONS: Final = (
-    "conformance_matrix",
-    "conformance_target",
-    "conformance_results",
-    "conformance_cassettes",
-    "conformance_record",
-    "conformance_api",
-    "conformance_check",
-    "conformance_level",
-)
-"""The command-line options that configure the suite on their own."""
 
 
 def configured(config: pytest.Config) -> bool:
     """Whether the project uses the suite: a `[tool.conformance]` table in its pyproject.toml
-    (or one that cannot be read: `conformance.config` then says what is wrong), a `conformance_*`
-    ini key or a `--conformance-*` option. The same rule as `conformance.config.run_settings`,
-    decided without pydantic or the matrix, since it runs at every pytest start."""
+    (or one that cannot be read: `conformance.running.config` then says what is wrong), a
+    `conformance_*` ini key or a `--conformance-*` option. The same rule as
+    `conformance.running.config.run_settings`, decided without pydantic or the matrix, since it runs
+    at every pytest start."""
     option = config.option
     if any(getattr(option, name, None) for name in OPTIONS):
         return True
@@ -80,7 +59,7 @@ def configured(config: pytest.Config) -> bool:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-        return True  # reported, with its line, by `conformance.config`
+        return True  # reported, with its line, by `conformance.running.config`
     tool: object = data.get("tool")
     return isinstance(tool, dict) and "conformance" in tool
 
@@ -125,7 +104,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--conformance-property-examples",
         type=int,
         help="histories each property tries per target (default: the gate's,"
-        " conformance.property_gate.DEFAULT_EXAMPLES); 0 leaves the properties out",
+        " conformance.running.property_gate.DEFAULT_EXAMPLES); 0 leaves the properties out",
     )
     selection.addoptions(group)
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
@@ -140,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a generated conformance test")
     if not configured(config):
         return  # inert: nothing else is imported, read or generated
-    from conformance import engine
+    from conformance.running import engine
 
     engine.configure(config)
 

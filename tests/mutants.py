@@ -24,9 +24,9 @@ from conformance.history import (
     ToolCall,
     ToolResult,
 )
-from conformance.mappers import MAPPERS
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
+from conformance.targets.reference.mappers import MAPPERS
 from conformance.wire import locate
 
 __all__ = [

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.config import ConfigError, load_config
+from conformance.running.config import ConfigError, load_config
 from results_data import result, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -197,8 +197,8 @@ def test_a_bedrock_request_from_the_wire_is_judged_as_converse_parameters() -> N
     pytest.importorskip("botocore")
     import base64
 
-    from conformance.sdk_schema import validate
-    from conformance.toolkit import Exchange, payload_of
+    from conformance.recording.sdk_schema import validate
+    from conformance.targets.kit import Exchange, payload_of
 
     png = base64.b64encode(b"\x89PNG\r\n\x1a\n").decode()
     body = {

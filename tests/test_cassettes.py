@@ -17,8 +17,9 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 import pytest
 import yaml
 
-from conformance import scenarios
-from conformance.cassettes import (
+from conformance.judging.checks import CellRun, run_cell
+from conformance.matrix import CellSpec, load_matrix
+from conformance.recording.cassettes import (
     Cassettes,
     MissingKeys,
     Recorder,
@@ -27,11 +28,10 @@ from conformance.cassettes import (
     exact_body,
     live_keys,
 )
-from conformance.checks import CellRun, run_cell
-from conformance.double import running
-from conformance.matrix import CellSpec, load_matrix
-from conformance.media import copy_snapshot
-from conformance.send import CANONICAL, LIVE_KEYS, Senders
+from conformance.recording.double import running
+from conformance.recording.media import copy_snapshot
+from conformance.recording.send import CANONICAL, LIVE_KEYS, Senders
+from conformance.scenarios import build as scenarios
 from conformance.targets import resolve_target
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -393,8 +393,8 @@ def test_the_results_file_carries_the_live_slot_of_a_live_cassette(
     by_check = {line.get("check"): line for line in lines if line["kind"] == "result"}
     assert by_check["cassette"]["live"] == {"accepted": True, "date": "2026-11-29"}
     assert "live" not in by_check["outcome"]
-    report = importlib.import_module("conformance.report")
-    results = importlib.import_module("conformance.results")
+    report = importlib.import_module("conformance.reports.report")
+    results = importlib.import_module("conformance.reports.results")
     built = report.build_report(results.load_results([str(pytester.path / "r.jsonl")]))
     assert '"live":{"accepted":true,"date":"2026-11-29"}' in built.model_dump_json()
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import applicable_checks, evaluate, run_cell
 from conformance.errors import UnsupportedContent
 from conformance.history import History
-from conformance.levels import level_of
+from conformance.judging.checks import applicable_checks, evaluate, run_cell
+from conformance.judging.levels import level_of
 from conformance.matrix import load_matrix
-from conformance.results import load_results
+from conformance.reports.results import load_results
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
 

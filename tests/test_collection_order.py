@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from conformance.runlog import in_collection_order
+from conformance.running.runlog import in_collection_order
 
 
 def test_records_follow_collection_order() -> None:

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.cli import main
-from conformance.compare import build_comparison, render_compare_markdown, version_key
-from conformance.compare_html import render_compare_html, repro_command
+from conformance.reports.compare import build_comparison, render_compare_markdown, version_key
+from conformance.reports.compare_html import render_compare_html, repro_command
 from results_data import LINK, checks, meta, write
 
 if TYPE_CHECKING:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.deviations import (
+from conformance.adoption.reasons import Rules, from_results, load_rules, render_deviations
+from conformance.judging.deviations import (
     PLACEHOLDER,
     DeviationsError,
     deviations_schema,
@@ -16,8 +17,7 @@ from conformance.deviations import (
     load_deviations,
 )
 from conformance.matrix import load_matrix
-from conformance.reasons import Rules, from_results, load_rules, render_deviations
-from conformance.results import load_results
+from conformance.reports.results import load_results
 
 ROOT = Path(__file__).resolve().parent.parent
 CELLS = [cell.id for cell in load_matrix(ROOT / "matrix.yaml").all_cells()]
@@ -189,7 +189,7 @@ def test_the_command_writes_the_file(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 
 def test_a_bad_rule_is_located(tmp_path: Path) -> None:
-    from conformance.reasons import RulesError
+    from conformance.adoption.reasons import RulesError
 
     path = tmp_path / "r.yaml"
     path.write_text("rules:\n  - when: {outcome: lost}\n    reason: x\n", encoding="utf-8")

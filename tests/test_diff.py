@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance.cli import main
-from conformance.diff import OUTCOME_RANK, STATUS_RANK, diff_reports, render_diff
-from conformance.report import build_report
-from conformance.results import load_results
+from conformance.reports.diff import OUTCOME_RANK, STATUS_RANK, diff_reports, render_diff
+from conformance.reports.report import build_report
+from conformance.reports.results import load_results
 from results_data import CELL, LINK, meta, result, write
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from conformance.history import (
     ToolResult,
     ToolReturnProvenance,
 )
-from conformance.scenarios import scenario
+from conformance.scenarios.build import scenario
 
 
 @pytest.mark.parametrize("style", ["result", "prompt"])

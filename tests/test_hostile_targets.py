@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from conformance import guard
-from conformance.media import copy_snapshot
-from conformance.results import load_results
+from conformance.judging import guard
+from conformance.recording.media import copy_snapshot
+from conformance.reports.results import load_results
 from conformance.targets import TargetError, resolve_target
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from conformance import cli
-from conformance.html import PAYLOAD_LIMIT, Citation, render_html
-from conformance.report import Report, build_report
-from conformance.results import load_results
+from conformance.reports.html import PAYLOAD_LIMIT, Citation, render_html
+from conformance.reports.report import Report, build_report
+from conformance.reports.results import load_results
 from results_data import ALL_PASS, CELL, LINK, checks, meta, result, write
 
 if TYPE_CHECKING:

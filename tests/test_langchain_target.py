@@ -13,7 +13,7 @@ import pytest
 
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
-from conformance.scenarios import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
+from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
 from conformance.targets import resolve_target
 from conformance.targets.base import RowRef
 
@@ -223,7 +223,7 @@ def test_a_url_off_the_loopback_is_never_resolved() -> None:
 
 
 def test_url_media_on_the_fixture_host_is_downloaded_and_observed() -> None:
-    from conformance.toolkit import fixture_host
+    from conformance.targets.kit import fixture_host
 
     host = fixture_host()
     with host.watch() as fetches:

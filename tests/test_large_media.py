@@ -6,7 +6,7 @@ import hashlib
 import json
 
 from conformance.history import Image, Message, ToolCall, ToolResult
-from conformance.payload import BLOB_THRESHOLD, snapshot_text, to_bytes
+from conformance.judging.payload import BLOB_THRESHOLD, snapshot_text, to_bytes
 from conformance.targets.base import RowRef
 from conformance.targets.reference import ReferenceTarget
 

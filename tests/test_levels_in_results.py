@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.html import render_html
-from conformance.levels import level_of
-from conformance.report import build_report, render_markdown
-from conformance.results import ReportError, load_results, merge_results
+from conformance.judging.levels import level_of
+from conformance.reports.html import render_html
+from conformance.reports.report import build_report, render_markdown
+from conformance.reports.results import ReportError, load_results, merge_results
 from results_data import CELL, checks, result, write
 
 if TYPE_CHECKING:

@@ -18,7 +18,6 @@ from typing import Any
 import pytest
 
 from conformance import cli
-from conformance.html import render_html
 from conformance.matrix import (
     WARN_DAYS,
     MatrixError,
@@ -26,8 +25,9 @@ from conformance.matrix import (
     load_matrix,
     row_status,
 )
-from conformance.report import build_report, render_markdown
-from conformance.results import load_results, merge_results
+from conformance.reports.html import render_html
+from conformance.reports.report import build_report, render_markdown
+from conformance.reports.results import load_results, merge_results
 from results_data import checks, meta, write
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ import pytest
 
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
-from conformance.scenarios import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
+from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
 from conformance.targets import resolve_target
 from conformance.targets.base import RowRef
 
@@ -25,6 +25,7 @@ pytest.importorskip(
 import litellm
 
 from conformance.targets import litellm as target_module
+from conformance.targets.kit import fixture_host
 from conformance.targets.litellm import (
     INSTALL_HINT,
     LiteLLMTarget,
@@ -32,7 +33,6 @@ from conformance.targets.litellm import (
     load_messages,
     to_messages,
 )
-from conformance.toolkit import fixture_host
 
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = {
@@ -256,7 +256,7 @@ def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
 def test_repro_serves_url_media_itself(target: LiteLLMTarget, tmp_path: Path) -> None:
     row = ROWS["bedrock-converse/nova"]
     script = target.repro(row, scenario("image", "url", "result"))
-    assert "http://conformance.media/conformance/chart.png" in script
+    assert "http://conformance.recording.media/conformance/chart.png" in script
     path = tmp_path / "repro.py"
     path.write_text(script, encoding="utf-8")
     run = subprocess.run(
@@ -299,8 +299,8 @@ def test_reasons_link_upstream_and_notes_exist() -> None:
 
 
 def test_deviations_name_real_cells_with_reasons() -> None:
-    from conformance.deviations import PROPERTY_CELLS
-    from conformance.levels import LEVELS, level_of
+    from conformance.judging.deviations import PROPERTY_CELLS
+    from conformance.judging.levels import LEVELS, level_of
 
     matrix = load_matrix(ROOT / "matrix.yaml")
     cells = {c.id for c in [*matrix.cells(), *matrix.error_cells()]} | set(PROPERTY_CELLS)

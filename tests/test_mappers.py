@@ -15,7 +15,6 @@ import pytest
 
 from conformance import marker
 from conformance.errors import UnsupportedContent
-from conformance.fixtures import fixture_bytes
 from conformance.history import (
     ContentType,
     History,
@@ -26,8 +25,7 @@ from conformance.history import (
     ToolCall,
     ToolResult,
 )
-from conformance.mappers import MAPPERS, Profile, bedrock_converse, mistral
-from conformance.scenarios import (
+from conformance.scenarios.build import (
     CALL_ID,
     PROMPT,
     TEXT_FIXTURE,
@@ -36,6 +34,8 @@ from conformance.scenarios import (
     scenario,
     tool_name,
 )
+from conformance.scenarios.fixtures import fixture_bytes
+from conformance.targets.reference.mappers import MAPPERS, Profile, bedrock_converse, mistral
 
 Source = Literal["inline", "url"]
 Style = Literal["result", "prompt"]

@@ -1,5 +1,6 @@
-"""Media in snapshots stored once by digest (`conformance.media`): exact expansion, a changed byte
-fails, unused, missing and damaged blobs are found, `--snapshot-update` writes and prunes."""
+"""Media in snapshots stored once by digest (`conformance.recording.media`): exact expansion, a
+changed byte fails, unused, missing and damaged blobs are found, `--snapshot-update` writes and
+prunes."""
 
 from __future__ import annotations
 
@@ -11,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from conformance import scenarios
-from conformance.fixtures import FIXTURE_TYPES, fixture_bytes
-from conformance.media import (
+from conformance.judging.payload import BLOB_THRESHOLD, snapshot_text
+from conformance.recording.media import (
     MEDIA_MIN,
     STORE,
     audit,
@@ -26,7 +26,8 @@ from conformance.media import (
     sniff,
     write_blobs,
 )
-from conformance.payload import BLOB_THRESHOLD, snapshot_text
+from conformance.scenarios import build as scenarios
+from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 CELL = "openai-chat/gpt-6/image/inline/result"

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from conformance.cli import main
-from conformance.levels import level_of
-from conformance.results import load_results
+from conformance.judging.levels import level_of
+from conformance.reports.results import load_results
 from results_data import CELL, checks, meta, result, write
 
 if TYPE_CHECKING:

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import CellRun, Check, applicable_checks, evaluate, run_cell
 from conformance.errors import NoRequestSent
 from conformance.history import Message, ToolCall, ToolResult
+from conformance.judging.checks import CellRun, Check, applicable_checks, evaluate, run_cell
+from conformance.judging.observe import observe
 from conformance.matrix import CellSpec, Matrix, load_matrix
-from conformance.observe import observe
-from conformance.scenarios import fixture_part
+from conformance.scenarios.build import fixture_part
 from conformance.targets.base import RowRef, Target
 from conformance.targets.reference import ReferenceTarget
 from mutants import (

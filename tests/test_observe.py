@@ -13,10 +13,10 @@ from typing import Any
 from conformance import marker
 from conformance.errors import NoRequestSent, UnsupportedContent
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
+from conformance.judging.observe import observe, refusal_types_of
 from conformance.matrix import LOSSY, SEVERITY
-from conformance.observe import observe, refusal_types_of
-from conformance.scenarios import TEXT_FIXTURE, fixture_part, scenario
-from conformance.toolkit import fixture_host
+from conformance.scenarios.build import TEXT_FIXTURE, fixture_part, scenario
+from conformance.targets.kit import fixture_host
 
 IMAGE = fixture_part("image")
 assert isinstance(IMAGE, Image)

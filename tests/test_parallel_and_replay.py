@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from conformance import marker
-from conformance.checks import EXPECTED_OUTCOME, payload_bytes, row_ref
 from conformance.errors import UnsupportedContent
 from conformance.history import History, Image, Message, ToolCall, ToolResult
+from conformance.judging.checks import EXPECTED_OUTCOME, payload_bytes, row_ref
+from conformance.judging.observe import classify
+from conformance.judging.properties import cross_provider_replay
 from conformance.matrix import CellSpec, load_matrix
-from conformance.observe import classify
-from conformance.properties import cross_provider_replay
-from conformance.scenarios import fixture_part, scenario
+from conformance.scenarios.build import fixture_part, scenario
 from conformance.targets.base import RowRef
 from conformance.targets.reference import ReferenceTarget
 from conformance.wire import locate

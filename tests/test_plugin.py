@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import applicable_checks
+from conformance.judging.checks import applicable_checks
 from conformance.matrix import load_matrix
 
 ROOT = Path(__file__).resolve().parent.parent

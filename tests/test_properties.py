@@ -1,4 +1,4 @@
-"""The invariants of `conformance.properties` under hypothesis, on every target and row.
+"""The invariants of `conformance.judging.properties` under hypothesis, on every target and row.
 
 Rows are drawn inside each test rather than parametrized, so a property costs one
 hypothesis run whatever the number of rows. Each property also has a mutant it must catch:
@@ -24,15 +24,15 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from conformance.checks import row_ref
 from conformance.history import History, dump, load
-from conformance.matrix import load_matrix
-from conformance.properties import (
+from conformance.judging.checks import row_ref
+from conformance.judging.properties import (
     PROPERTIES,
     PropertyFailed,
     cross_provider_replay,
 )
-from conformance.strategies import histories
+from conformance.matrix import load_matrix
+from conformance.scenarios.strategies import histories
 from conformance.targets import ENTRY_POINT_GROUP, TargetError, resolve_target
 from conformance.targets.base import RowRef, Target
 from conformance.targets.reference import ReferenceTarget

@@ -11,13 +11,20 @@ from typing import Any
 
 import pytest
 
-from conformance.checks import row_ref
 from conformance.history import History, dump
-from conformance.levels import PROPERTY_LEVELS
+from conformance.judging.checks import row_ref
+from conformance.judging.levels import PROPERTY_LEVELS
 from conformance.matrix import load_matrix
-from conformance.property_gate import _TRIED, PropertyCase, Search, run_property, search, summarize  # pyright: ignore[reportPrivateUsage]
-from conformance.results import load_results
-from conformance.scenarios import scenario
+from conformance.reports.results import load_results
+from conformance.running.property_gate import (  # pyright: ignore[reportPrivateUsage]
+    _TRIED,
+    PropertyCase,
+    Search,
+    run_property,
+    search,
+    summarize,
+)
+from conformance.scenarios.build import scenario
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
 from mutants import ChangesHistoryInPlace, DropsMedia, SwapsParallelResults

@@ -11,13 +11,19 @@ from typing import Any
 
 import pytest
 
-from conformance.fixtures import stand_in
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
-from conformance.scenarios import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, TEXT_FIXTURE_2, scenario
+from conformance.scenarios.build import (
+    CALL_ID,
+    ERROR_FIXTURE,
+    TEXT_FIXTURE,
+    TEXT_FIXTURE_2,
+    scenario,
+)
+from conformance.scenarios.fixtures import stand_in
 from conformance.targets import resolve_target
 from conformance.targets.base import RowRef
-from conformance.toolkit import fixture_host
+from conformance.targets.kit import fixture_host
 
 pytest.importorskip("pydantic_ai", reason="the pydantic-ai dependency group is not installed")
 
@@ -131,7 +137,7 @@ def test_payload_is_the_body_the_sdk_sent() -> None:
 def test_rewritten_call_ids_are_paired_by_order() -> None:
     """Mistral ids must be 9 characters: pydantic-ai rewrites `call_1`; the classifier still
     finds the result of the call through the assistant's tool call on the wire."""
-    from conformance.observe import observe
+    from conformance.judging.observe import observe
 
     history = scenario("text", "inline", "result")
     payload = PydanticAITarget().render(ROWS["mistral/mistral-medium"], history)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.levels import PROPERTY_LEVELS
+from conformance.judging.levels import PROPERTY_LEVELS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_LINE = "# my_framework_conformance.py\n"

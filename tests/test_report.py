@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.report import (
+from conformance.reports.report import (
     Report,
     ReportError,
     badges,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance.adoption.repro import ReproError, repro_script
 from conformance.cli import main
 from conformance.matrix import load_matrix
-from conformance.repro import ReproError, repro_script
 
 ROOT = Path(__file__).resolve().parent.parent
 MATRIX = load_matrix(ROOT / "matrix.yaml")

@@ -1,6 +1,6 @@
 """The fast path of reading results agrees with the validating path it stands in for.
 
-`conformance.results` reads a cell line as `ResultLine`'s fields and checks the rules across
+`conformance.reports.results` reads a cell line as `ResultLine`'s fields and checks the rules across
 fields itself (`_FastResults`), and assembles report and diff models without validating them
 again (`construct_trusted`). These tests pin that every line the fast path accepts is the
 model validation makes, every line validation refuses the fast path leaves to it (so the
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from pydantic import BaseModel
 
-from conformance import results
 from conformance.cli import main
-from conformance.diff import CellSide, diff_reports
-from conformance.report import CellReport, CheckReport, Report, build_report
-from conformance.results import ReportError, ResultLine, load_results, merge_results
+from conformance.reports import results
+from conformance.reports.diff import CellSide, diff_reports
+from conformance.reports.report import CellReport, CheckReport, Report, build_report
+from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
 from results_data import ALL_PASS, LINK, checks, meta, result, write
 
 if TYPE_CHECKING:

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from conformance import runlog
 from conformance.cli import main
-from conformance.media import copy_snapshot
-from conformance.results import ReportError, load_results
+from conformance.recording.media import copy_snapshot
+from conformance.reports.results import ReportError, load_results
+from conformance.running import runlog
 from results_data import ALL_PASS, meta, write
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,12 +13,11 @@ from typing import Any
 import pytest
 import yaml
 
-from conformance.cassettes import Cassettes, Replayer, cassette_path
-from conformance.fixtures import FIXTURE_TYPES, ORIGIN_STAND_IN, fixture_bytes, stand_in
 from conformance.history import Message, Text, ToolCall, ToolResult
+from conformance.judging.payload import snapshot_text, to_bytes
 from conformance.matrix import load_matrix
-from conformance.payload import snapshot_text, to_bytes
-from conformance.scenarios import (
+from conformance.recording.cassettes import Cassettes, Replayer, cassette_path
+from conformance.scenarios.build import (
     CALL_IDS,
     ERROR_FIXTURE,
     PROMPT_STYLE_RESULT_TEXT,
@@ -29,9 +28,10 @@ from conformance.scenarios import (
     scenario,
     tool_name,
 )
+from conformance.scenarios.fixtures import FIXTURE_TYPES, ORIGIN_STAND_IN, fixture_bytes, stand_in
 from conformance.targets import resolve_target
 from conformance.targets.base import RowRef
-from conformance.toolkit import FixtureHost, fixture_host
+from conformance.targets.kit import FixtureHost, fixture_host
 
 ROOT = Path(__file__).resolve().parent.parent
 MATRIX = load_matrix(ROOT / "matrix.yaml")

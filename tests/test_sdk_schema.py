@@ -15,11 +15,11 @@ from typing import Any, cast
 
 import pytest
 
-from conformance import sdk_schema
-from conformance.checks import evaluate, run_cell
 from conformance.history import History
+from conformance.judging.checks import evaluate, run_cell
 from conformance.matrix import CellSpec, load_matrix
-from conformance.sdk_schema import APIS, SdkMissing, validate
+from conformance.recording import sdk_schema
+from conformance.recording.sdk_schema import APIS, SdkMissing, validate
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
 from mutants import NativeEverywhere
@@ -722,7 +722,7 @@ def test_requirements_name_every_sdk_module() -> None:
 
 def test_requirements_are_the_sdks_dependency_group() -> None:
     """The `sdks` group holds every SDK the check names, plus boto3, which only sending
-    (conformance/send.py, the cassette check) needs on top of botocore."""
+    (conformance/recording/send.py, the cassette check) needs on top of botocore."""
     pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
     group = pyproject["dependency-groups"]["sdks"]
     assert sorted(r for r in group if isinstance(r, str)) == sorted(

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from conformance.cli import main as cli
-from conformance.secrets import scan_paths, scan_text
-from conformance.send import FAKE_KEYS
+from conformance.recording.secrets import scan_paths, scan_text
+from conformance.recording.send import FAKE_KEYS
 
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTE = ROOT / "cassettes/reference/openai-chat/gpt-6.text.inline.result.yaml"
@@ -218,8 +218,8 @@ def test_a_finding_says_which_encodings_hid_it() -> None:
 
 def test_media_and_ids_stay_clean_when_decoded() -> None:
     """Base64 media, compressed or not, and long identifiers are decoded and left alone."""
-    png = (ROOT / "conformance/fixtures/chart.png").read_bytes()
-    pdf = (ROOT / "conformance/fixtures/report.pdf").read_bytes()
+    png = (ROOT / "conformance/scenarios/fixtures/chart.png").read_bytes()
+    pdf = (ROOT / "conformance/scenarios/fixtures/report.pdf").read_bytes()
     text = (
         f"    body: {_block(gzip.compress(png))}"
         f"    body: '{json.dumps({'data': base64.b64encode(pdf).decode()})}'\n"

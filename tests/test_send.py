@@ -34,9 +34,9 @@ import pytest
 import yaml
 
 from conformance.history import Image
-from conformance.media import read_snapshot
-from conformance.payload import to_bytes
-from conformance.scenarios import fixture_part
+from conformance.judging.payload import to_bytes
+from conformance.recording.media import read_snapshot
+from conformance.scenarios.build import fixture_part
 
 ROOT = Path(__file__).resolve().parent.parent
 CASSETTES = ROOT / "cassettes" / "reference"

@@ -12,15 +12,15 @@ from typing import get_args
 import pytest
 
 from conformance import history, plugin
-from conformance.config import run_settings
 from conformance.matrix.vocabulary import CONTENT_TYPES
+from conformance.running.config import run_settings
 
 HEAVY = (
-    "conformance.engine",
+    "conformance.running.engine",
     "conformance.matrix.load",
     "conformance.history",
-    "conformance.property_gate",
-    "conformance.sdk_schema",
+    "conformance.running.property_gate",
+    "conformance.recording.sdk_schema",
     "pydantic",
     "ruamel.yaml",
 )
@@ -70,7 +70,7 @@ def test_a_configured_project_loads_the_engine(tmp_path: Path) -> None:
     folder = _project(tmp_path / "configured", "[tool.pytest.ini_options]\n[tool.conformance]\n")
     code, modules = _modules_after_pytest(folder, "--co")
     assert code == 0
-    assert {"conformance.engine", "conformance.matrix.load", "pydantic"} <= modules
+    assert {"conformance.running.engine", "conformance.matrix.load", "pydantic"} <= modules
 
 
 @pytest.mark.parametrize(

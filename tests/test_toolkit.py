@@ -11,8 +11,8 @@ from collections.abc import Generator
 import pytest
 
 from conformance.errors import NoRequestSent
-from conformance.fixtures import FIXTURE_TYPES, ORIGIN_STAND_IN, fixture_bytes
-from conformance.toolkit import (
+from conformance.scenarios.fixtures import FIXTURE_TYPES, ORIGIN_STAND_IN, fixture_bytes
+from conformance.targets.kit import (
     Exchange,
     FixtureHost,
     Recorder,

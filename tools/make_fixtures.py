@@ -1,4 +1,5 @@
-"""Write the tiny, real fixture media in conformance/fixtures/ (run once; the files are committed).
+"""Write the tiny, real fixture media in conformance/scenarios/fixtures/ (run once; the files are
+committed).
 
 Two items per media type, so that the two parallel calls of a scenario return different items
 of the same type (`call_1` the first, `call_2` the second): chart.png / chart-2.png,

@@ -1,4 +1,13 @@
-"""Targets: the implementations under test, found by name, entry point or `module:attr`."""
+"""Targets: the implementations under test, from a history to the payload they would send.
+
+Owns the Target contract (`base`), the kit every framework target is built on (`kit`: the
+loopback recorder, `body_or_raise`, exception snapshots), the reference target with its mappers
+(`reference`, which decides capability from its own per-model profiles and never reads the
+matrix) and the framework targets, one package each, split into translation (`_messages`),
+driving (the package) and reproducer (`_repro`). Targets are found by name, entry point or
+`module:attr` (`resolve_target`). May import the scenarios and the shared words; never the
+classifier (`conformance.wire`), the matrix or any stage above.
+"""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ __all__ = ["Payload", "RowRef", "Target"]
 Payload = dict[str, Any]
 """What a target would send, per api: the JSON request body, except for `bedrock-converse`,
 where it is the Converse parameters as boto3's `converse(**params)` takes them: `modelId` (it
-travels in the URL) with the body's keys, media as raw `bytes`. `conformance.toolkit.payload_of`
+travels in the URL) with the body's keys, media as raw `bytes`. `conformance.targets.kit.payload_of`
 makes it from a recorded request. Snapshots, the classifier and `sdk-schema` judge this."""
 
 

@@ -37,6 +37,7 @@ from typing import Any
 
 from conformance.history import History
 from conformance.targets.base import Payload, RowRef
+from conformance.targets.kit import body_or_raise, thread_token
 from conformance.targets.langchain._messages import (
     dump_messages,
     load_messages,
@@ -44,7 +45,6 @@ from conformance.targets.langchain._messages import (
     tool_names,
 )
 from conformance.targets.langchain._models import MODELS, ModelSpec, import_error
-from conformance.toolkit import body_or_raise, thread_token
 
 __all__ = [
     "DISTRIBUTION",

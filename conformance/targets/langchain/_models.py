@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from conformance.targets.base import RowRef
-from conformance.toolkit import recorder
+from conformance.targets.kit import recorder
 
 __all__ = ["API_KEY", "MODELS", "ModelSpec"]
 

@@ -14,8 +14,8 @@ import pprint
 import re
 from typing import Any
 
-from conformance.fixtures import fixture_bytes
 from conformance.history import History, Media
+from conformance.scenarios.fixtures import fixture_bytes
 from conformance.targets.base import RowRef
 from conformance.targets.langchain._messages import to_block, tool_names
 from conformance.targets.langchain._models import MODELS

@@ -1,7 +1,7 @@
 """The toy-framework target of tool-result-conformance.
 
 It drives toyfw the way its users do (`toyfw.provider(...).complete(items)`), against the
-suite's loopback recorder (`conformance.toolkit`), so what is judged is the request toyfw
+suite's loopback recorder (`conformance.targets.kit`), so what is judged is the request toyfw
 really sends.
 """
 
@@ -23,7 +23,7 @@ from conformance.history import (
     Video,
 )
 from conformance.targets.base import Payload, RowRef
-from conformance.toolkit import body_or_raise
+from conformance.targets.kit import body_or_raise
 
 APIS = {"openai-chat": "openai", "anthropic": "anthropic"}
 ROWS = frozenset({"openai-chat/gpt-6", "anthropic/claude-sonnet-5"})

@@ -1,0 +1,97 @@
+"""`conformance repro CELL --target NAME`: a standalone reproducer for one cell, to paste into
+an upstream issue.
+
+A target that can write one has an optional `repro(row, history) -> str`: the source of a
+Python script that uses only the framework and the standard library, rebuilds the history in
+the framework's own types, drives its public API against a `http.server` on 127.0.0.1 that
+records the request and answers 400, and prints the captured request body as indented JSON.
+This module runs it for the cell's scenario and puts a header in front: the cell id, what the
+matrix expects there and why (its citation), and the shape expected (the reference target's
+payload for the cell, or its refusal), so a maintainer sees both sides without the suite.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from conformance.judging.checks import row_ref, run_cell, snapshot_data
+from conformance.targets import TargetError, resolve_target
+from conformance.targets.reference import ReferenceTarget
+
+if TYPE_CHECKING:
+    from conformance.matrix import CellSpec, Matrix
+    from conformance.targets.base import Target
+
+__all__ = ["EXPECTED_LINES", "ReproError", "repro_script"]
+
+EXPECTED_LINES = 400
+"""Lines of the expected payload kept in the header; longer ones are cut with a note."""
+
+
+class ReproError(Exception):
+    """A reproducer cannot be written: the cell, the target or its `repro` says why."""
+
+
+def _cell(matrix: Matrix, cell_id: str) -> CellSpec:
+    found = next((c for c in matrix.all_cells() if c.id == cell_id), None)
+    if found is None:
+        near = [c.id for c in matrix.all_cells() if c.id.startswith(cell_id.rsplit("/", 1)[0])]
+        hint = f"; cells like it: {', '.join(near[:5])}" if near else ""
+        raise ReproError(f"no cell {cell_id!r} in the matrix{hint}")
+    return found
+
+
+def repro_script(matrix: Matrix, cell_id: str, target_spec: str) -> str:
+    """The reproducer for `cell_id` on the target `target_spec` (a name or `module:attr`),
+    with its header; `ReproError` when the target has no `repro` or it fails."""
+    cell = _cell(matrix, cell_id)
+    try:
+        target: Target = resolve_target(target_spec)
+    except TargetError as error:
+        raise ReproError(str(error)) from None
+    missing = getattr(target, "unavailable", None)
+    if missing:
+        raise ReproError(f"target {target_spec!r} is unavailable here: {missing}")
+    write = getattr(target, "repro", None)
+    if not callable(write):
+        raise ReproError(
+            f"target {target.name!r} has no repro(row, history): it cannot write a standalone"
+            " reproducer; add one (see conformance/targets/base.py) or report the cell from"
+            " the results file"
+        )
+    run = run_cell(ReferenceTarget(), cell)
+    try:
+        script = write(row_ref(cell), run.history)
+    except Exception as error:  # the target's own code: say whose it is
+        raise ReproError(f"{target.name}.repro raised {type(error).__name__}: {error}") from error
+    if not isinstance(script, str) or not script.strip():
+        raise ReproError(f"{target.name}.repro returned no script (got {type(script).__name__})")
+    return _header(matrix, cell, target, snapshot_data(run)) + script.lstrip("\n")
+
+
+def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) -> str:
+    citation = matrix.citations.get(cell.cite_id)
+    lines = [
+        f"Reproducer for {cell.id} on {target.name} {target.version}",
+        "written by `conformance repro` (tool-result-conformance); it needs only the framework.",
+        "",
+        f"The matrix expects: {cell.expect} (known from {cell.known}).",
+    ]
+    if citation is not None:
+        lines += [f"Why: {citation.says}", f"Source: {citation.url}"]
+    else:
+        lines.append(f"Citation: {cell.cite_id}")
+    shape = json.dumps(expected, indent=2, ensure_ascii=False).splitlines()
+    if len(shape) > EXPECTED_LINES:
+        cut = len(shape) - EXPECTED_LINES
+        shape = [*shape[:EXPECTED_LINES], f"... {cut} more lines"]
+    lines += [
+        "",
+        "Expected shape (the suite's reference rendering of this cell; a refusal is shown",
+        "as the error it raises before sending):",
+        *shape,
+        "",
+        "Run it: python this_file.py   (it prints the request body the framework sends)",
+    ]
+    return "".join(f"# {line}".rstrip() + "\n" for line in lines) + "\n"

@@ -1,0 +1,612 @@
+"""Classify what a target did with each tool-produced part: the outcome of a cell.
+
+The classifier reads the payload only through the wire locators (`conformance.wire`), which
+are written from provider documentation. It never imports mapper code. Provenance is judged
+from the structure of the history (which parts a tool produced), never by trusting text.
+
+The outcomes, worst first, are defined once, in `conformance.matrix.vocabulary` (`Outcome`,
+`SEVERITY`). Per tool-produced part: native, fallback-marked, fallback-unmarked, duplicated,
+altered (text), altered: media type, altered: bytes, stringified, noted, dropped. Per cell:
+raised (the target's declared refusal type), crashed (any other exception, or the suite's own),
+malformed (a payload shape the api does not define, with its JSON path).
+
+Media accounting is exact: every media item of the history must appear exactly once, with the
+media type the payload states equal to the history's and its bytes (or URL) intact. For a URL
+item the bytes the fixture host serves for that URL count as the item too, so a target that
+downloads the URL and sends the bytes is seen doing so (`Observation.url`).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from conformance import marker
+from conformance.errors import SuiteError, UnsupportedContent
+from conformance.history import (
+    History,
+    Media,
+    Message,
+    Part,
+    Text,
+    ToolCall,
+    ToolResult,
+    texts,
+)
+from conformance.matrix.vocabulary import LOSSY, SEVERITY, Outcome, UrlHandling
+from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.wire import (
+    WireFormatError,
+    WireMessage,
+    WirePart,
+    WireToolResult,
+    WireView,
+    digest,
+    locate,
+)
+
+__all__ = [
+    "LOSSY",
+    "SEVERITY",
+    "ItemObservation",
+    "Observation",
+    "Outcome",
+    "Produced",
+    "UrlBytes",
+    "classify",
+    "first_line",
+    "fixture_url_bytes",
+    "is_refusal",
+    "observe",
+    "produced_parts",
+    "refusal_types_of",
+]
+
+UrlBytes = Callable[[str], bytes | None]
+"""The bytes a URL serves, where the suite knows them (the fixture host's files), else None."""
+
+
+def fixture_url_bytes(url: str) -> bytes | None:
+    """The bytes of a fixture URL (`.../conformance/<fixture>`), as the fixture host serves
+    them; None for any other URL."""
+    path = urlsplit(url).path
+    prefix, _, name = path.rpartition("/")
+    if prefix.endswith("/conformance") and name in FIXTURE_TYPES:
+        return fixture_bytes(name)
+    return None
+
+
+@dataclass(frozen=True)
+class Produced:
+    """A part a tool produced: in its result, or as user content stored with provenance."""
+
+    call: ToolCall
+    part: Part
+    origin: Literal["result", "prompt"]
+
+
+@dataclass(frozen=True)
+class ItemObservation:
+    call_id: str
+    tool_name: str
+    content_type: str
+    origin: Literal["result", "prompt"]
+    outcome: Outcome
+    where: str
+    """The payload path where the part was found, or empty."""
+    detail: str
+    placed: Outcome | None = None
+    """Where the item sits when it was found but is not intact (duplicated, altered): native,
+    fallback-marked or fallback-unmarked; None otherwise."""
+    sent_as: Literal["url", "bytes"] | None = None
+    """How a URL item was found in the payload: its URL, or the bytes the URL serves."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    outcome: Outcome
+    items: tuple[ItemObservation, ...] = ()
+    raised: str | None = None
+    """`Type: first line of the message`, where the target raised (`raised` or `crashed`)."""
+    refusal: str | None = None
+    """The qualified type name of a typed refusal (`raised`); None otherwise."""
+    malformed: str | None = None
+    """`<JSON path>: <what the api defines there>`, for a `malformed` payload."""
+    url: UrlHandling | None = None
+    """For a history with URL media: what the target did with the URL."""
+    fetched: tuple[str, ...] = field(default=())
+    """The fixture paths the target fetched while rendering."""
+
+    @property
+    def detail(self) -> str:
+        lines: list[str] = []
+        if self.outcome == "raised":
+            lines.append(f"raised {self.raised}")
+        elif self.outcome == "crashed":
+            lines.append(f"crashed: {self.raised} (not a declared refusal type)")
+        elif self.malformed is not None:
+            lines.append(f"malformed payload at {self.malformed}")
+        lines += [
+            f"{i.content_type} from {i.tool_name} ({i.call_id}, {i.origin}): {i.outcome}"
+            + (f" at {i.where}" if i.where else "")
+            + (f": {i.detail}" if i.detail else "")
+            for i in self.items
+        ]
+        if self.url is not None:
+            lines.append(f"url: {self.url}")
+        return "\n".join(lines)
+
+
+def first_line(error: BaseException) -> str:
+    """`Type: first line of the message`."""
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+
+
+def refusal_types_of(target: object) -> tuple[type[BaseException], ...]:
+    """A target's declared refusal types: `refusal_types`, else `unsupported_error`, else
+    `(UnsupportedContent,)`."""
+    declared = getattr(target, "refusal_types", None)
+    if declared:
+        return tuple(declared)
+    single = getattr(target, "unsupported_error", None)
+    if isinstance(single, type) and issubclass(single, BaseException):
+        return (single,)
+    return (UnsupportedContent,)
+
+
+def is_refusal(error: BaseException, refusal_types: Sequence[type[BaseException]]) -> bool:
+    """A typed refusal: an instance of a declared type, and never the suite's own error."""
+    return isinstance(error, tuple(refusal_types)) and not isinstance(error, SuiteError)
+
+
+def _qualified(error: BaseException) -> str:
+    kind = type(error)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+def produced_parts(history: History) -> list[Produced]:
+    """Every part a tool produced, in history order."""
+    calls = {item.tool_call_id: item for item in history if isinstance(item, ToolCall)}
+    out: list[Produced] = []
+    for item in history:
+        if isinstance(item, ToolResult):
+            call = calls.get(item.tool_call_id) or ToolCall(
+                tool_call_id=item.tool_call_id, name=item.name
+            )
+            out.extend(Produced(call, part, "result") for part in item.content)
+        elif isinstance(item, Message) and item.source is not None:
+            source = item.source
+            call = calls.get(source.tool_call_id) or ToolCall(
+                tool_call_id=source.tool_call_id, name=source.tool_name
+            )
+            parts = [Text(text=item.content)] if isinstance(item.content, str) else item.content
+            out.extend(Produced(call, part, "prompt") for part in parts)
+    return out
+
+
+# --- media identity --------------------------------------------------------------------------
+
+_MEDIA_KINDS = frozenset({"image", "document", "audio", "video", "other"})
+_TYPE_ALIASES = {
+    "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "audio/mp3": "audio/mpeg",
+    "image/jpg": "image/jpeg",
+}
+
+
+def _same_type(stated: str, given: str) -> bool:
+    """Whether the media type a payload states is the history's (parameters, case and common
+    aliases aside)."""
+
+    def norm(value: str) -> str:
+        bare = value.split(";", 1)[0].strip().lower()
+        return _TYPE_ALIASES.get(bare, bare)
+
+    return norm(stated) == norm(given)
+
+
+@dataclass(frozen=True)
+class _Identity:
+    """What a media item looks like on the wire: the digest of its bytes (inline, or those its
+    URL serves) and its URL."""
+
+    digest: str | None
+    url: str | None
+
+    def matches(self, part: WirePart) -> Literal["url", "bytes"] | None:
+        if self.url is not None and part.url == self.url:
+            return "url"
+        if self.digest is not None and part.digest == self.digest:
+            return "bytes"
+        return None
+
+
+def _identity(media: Media, url_bytes: UrlBytes) -> _Identity:
+    if media.data is not None:
+        return _Identity(digest(media.data), None)
+    assert media.url is not None
+    served = url_bytes(media.url)
+    return _Identity(digest(served) if served is not None else None, media.url)
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """A media part of the payload and the block that holds it."""
+
+    part: WirePart
+    container: str
+    result: WireToolResult | None
+    message: WireMessage | None
+    index: int
+
+
+def _slots(view: WireView) -> list[_Slot]:
+    slots: list[_Slot] = []
+    for result in view.tool_results:
+        for index, part in enumerate(result.parts):
+            if part.kind in _MEDIA_KINDS:
+                slots.append(_Slot(part, result.path, result, None, index))
+    for message in view.messages:
+        for index, part in enumerate(message.parts):
+            if part.kind in _MEDIA_KINDS:
+                slots.append(_Slot(part, message.path, None, message, index))
+    return slots
+
+
+@dataclass
+class _Context:
+    view: WireView
+    history_texts: frozenset[str]
+    call_ids: dict[str, str]
+    """History call id -> the id the payload uses for that call."""
+    names: dict[str, str]
+    """Payload call id -> tool name."""
+    identities: list[_Identity]
+    """Every media item of the history."""
+    slots: list[_Slot]
+    claimed: set[str] = field(default_factory=set[str])
+    """Paths of payload media parts already accounted to a history item."""
+    placed: set[str] = field(default_factory=set[str])
+    """Paths of payload media parts an item was placed at."""
+
+    def known(self, part: WirePart) -> bool:
+        return any(i.matches(part) for i in self.identities)
+
+    def carrying(self) -> set[str]:
+        """Blocks that hold a media part of the history, bytes or URL intact."""
+        return {s.container for s in self.slots if self.known(s.part)}
+
+
+def _wire_ids(history: History, view: WireView) -> dict[str, str]:
+    """Pair history calls with payload calls by order and name, so rewritten ids still match."""
+    calls = [item for item in history if isinstance(item, ToolCall)]
+    wire = list(view.tool_calls)
+    if len(calls) == len(wire) and all(c.name == w.name for c, w in zip(calls, wire, strict=True)):
+        return {c.tool_call_id: w.call_id for c, w in zip(calls, wire, strict=True)}
+    return {c.tool_call_id: c.tool_call_id for c in calls}
+
+
+def _verbatim(needle: str, text: str) -> bool:
+    """`needle` in `text`, not as part of a longer name or id (`call_1` is not in `call_12`)."""
+    pattern = rf"(?<![A-Za-z0-9_\-]){re.escape(needle)}(?![A-Za-z0-9_\-])"
+    return bool(needle) and re.search(pattern, text) is not None
+
+
+def _names_call(text: str, call_id: str, name: str) -> bool:
+    """Whether a text part names this call: our marker if it holds one, else any text that
+    holds the tool name and call id verbatim (design rule 2 lets targets word it their way)."""
+    markers = marker.find(text)
+    if markers:
+        return any(m == (name, call_id) for m in markers)
+    if _MARKER_TAG in text:
+        return False  # our marker, broken (e.g. an unescaped quote): it names nothing exactly
+    return _verbatim(call_id, text) and _verbatim(name, text)
+
+
+_MARKER_TAG = "<conformance:tool_return"
+
+
+def _marker_for(ctx: _Context, message: WireMessage, index: int) -> tuple[str, str] | None:
+    """The (name, call id) named by the nearest marker-like text part before `index`."""
+    for part in reversed(message.parts[:index]):
+        if part.kind != "text" or part.text is None or part.text in ctx.history_texts:
+            continue
+        for call_id, name in ctx.names.items():
+            if _names_call(part.text, call_id, name):
+                return name, call_id
+    return None
+
+
+def _text_matches(part: WirePart, text: str) -> bool:
+    return part.kind == "text" and part.text == text
+
+
+def _after(position: tuple[int, int], results: Iterable[WireToolResult]) -> bool:
+    return all(position > r.position for r in results)
+
+
+def _placement(ctx: _Context, item: Produced, slot: _Slot) -> tuple[Outcome, str]:
+    """Where a found media item sits: native, fallback-marked or fallback-unmarked (why)."""
+    wire_id = ctx.call_ids.get(item.call.tool_call_id, item.call.tool_call_id)
+    own = ctx.view.results_for(wire_id)
+    if slot.result is not None:
+        if slot.result.call_id == wire_id:
+            return "native", ""
+        return "fallback-unmarked", f"in the tool result of {slot.result.call_id!r}"
+    message = slot.message
+    assert message is not None
+    if message.role != "user":
+        return "fallback-unmarked", f"in a {message.role} message"
+    if not _after(message.position, own):
+        return "fallback-unmarked", "before its tool result"
+    named = _marker_for(ctx, message, slot.index)
+    if named is None:
+        return "fallback-unmarked", "no marker before it in its message"
+    if named[1] != wire_id:
+        return "fallback-unmarked", f"the marker before it names {named[1]!r}"
+    return "fallback-marked", ""
+
+
+_RANK = {"native": 0, "fallback-marked": 1, "fallback-unmarked": 2}
+
+
+def _classify_media(
+    ctx: _Context, item: Produced, media: Media, identity: _Identity, expected: int
+) -> ItemObservation:
+    found = [(s, how) for s in ctx.slots if (how := identity.matches(s.part)) is not None]
+
+    def seen(outcome: Outcome, where: str, detail: str, **more: Any) -> ItemObservation:
+        return ItemObservation(
+            call_id=item.call.tool_call_id,
+            tool_name=item.call.name,
+            content_type=media.type,
+            origin=item.origin,
+            outcome=outcome,
+            where=where,
+            detail=detail,
+            **more,
+        )
+
+    if found:
+        # Items with the same bytes (one chart returned by two calls) each take their own
+        # part: an earlier item's part is taken only when nothing else is left.
+        free = [(s, how) for s, how in found if s.part.path not in ctx.placed] or found
+        placed = [(_placement(ctx, item, s), s, how) for s, how in free]
+        placed.sort(key=lambda p: _RANK[p[0][0]])
+        (outcome, why), slot, how = placed[0]
+        ctx.placed.add(slot.part.path)
+        ctx.claimed.update(s.part.path for s, _ in found)
+        sent_as = how if media.url is not None else None
+        if len(found) > expected:
+            paths = ", ".join(s.part.path for s, _ in found)
+            return seen(
+                "duplicated",
+                slot.part.path,
+                f"{len(found)} times in the payload ({paths})",
+                placed=outcome,
+                sent_as=sent_as,
+            )
+        if slot.part.undocumented is not None:
+            return seen(
+                "malformed",
+                slot.part.path,
+                f"in a {slot.part.undocumented!r} block, which {ctx.view.api} does not define",
+                placed=outcome,
+                sent_as=sent_as,
+            )
+        stated = slot.part.media_type
+        if stated is not None and not _same_type(stated, media.media_type):
+            return seen(
+                "altered: media type",
+                slot.part.path,
+                f"the payload states {stated!r}, the history {media.media_type!r}",
+                placed=outcome,
+                sent_as=sent_as,
+            )
+        return seen(outcome, slot.part.path, why, sent_as=sent_as)
+    for slot in ctx.slots:
+        part = slot.part
+        if part.path in ctx.claimed or ctx.known(part):
+            continue
+        if part.kind != media.type and not (part.kind == "other" and (part.digest or part.url)):
+            continue  # only media of its kind, or an unnamed block holding some media
+        ctx.claimed.add(part.path)
+        outcome, _ = _placement(ctx, item, slot)
+        if part.digest is None and part.url is None:
+            what = "bytes that do not decode"
+        elif part.url is not None:
+            what = f"another reference, {part.url[:80]!r}"
+        else:
+            what = "other bytes (changed or truncated)"
+        return seen("altered: bytes", part.path, f"a {part.kind} with {what}", placed=outcome)
+    outcome, where, detail = _lost(ctx, media)
+    return seen(outcome, where, detail)
+
+
+def _lost(ctx: _Context, media: Media) -> tuple[Outcome, str, str]:
+    """Media that is not in the payload as media: stringified, noted or dropped."""
+    needles: list[str] = []
+    if media.data is not None:
+        needles.append(base64.b64encode(media.data[:48]).decode("ascii"))
+        needles.append(repr(media.data)[:24])
+    else:
+        assert media.url is not None
+        needles.append(media.url)
+    inside_media = tuple(f"$.{slot.part.path}{sep}" for slot in ctx.slots for sep in ".[")
+    for path, value in ctx.view.strings:
+        if path.startswith(inside_media):
+            continue  # a media part's own data: another item's, or judged as altered bytes
+        if any(needle in value for needle in needles):
+            return "stringified", path, "its bytes or URL sit inside a string"
+    carrying = ctx.carrying()
+    for container, part in _all_text_parts(ctx.view):
+        assert part.text is not None
+        if container in carrying:
+            continue  # text next to media carried intact is that media's company, not a note
+        if part.text and part.text not in ctx.history_texts and not _is_marker_like(ctx, part):
+            return "noted", part.path, f"replaced by {part.text[:80]!r}"
+    return "dropped", "", "not in the payload"
+
+
+def _all_text_parts(view: WireView) -> list[tuple[str, WirePart]]:
+    parts = [(r.path, p) for r in view.tool_results for p in r.parts]
+    parts += [(m.path, p) for m in view.messages for p in m.parts]
+    return [(c, p) for c, p in parts if p.kind == "text" and p.text is not None]
+
+
+def _is_marker_like(ctx: _Context, part: WirePart) -> bool:
+    assert part.text is not None
+    return any(_names_call(part.text, cid, name) for cid, name in ctx.names.items())
+
+
+def _normal(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+def _classify_text(ctx: _Context, item: Produced, text: str) -> tuple[Outcome, str, str]:
+    wire_id = ctx.call_ids.get(item.call.tool_call_id, item.call.tool_call_id)
+    own = ctx.view.results_for(wire_id)
+    for result in own:
+        for index, part in enumerate(result.parts):
+            if _text_matches(part, text):
+                added = [p for p in result.parts[:index] if p.text not in ctx.history_texts]
+                if any(_is_marker_like(ctx, p) for p in added if p.kind == "text"):
+                    return "altered", part.path, "a marker was added before the text"
+                return "native", part.path, ""
+    for result in ctx.view.tool_results:
+        for part in result.parts:
+            if result.call_id != wire_id and _text_matches(part, text):
+                return "fallback-unmarked", part.path, f"in the tool result of {result.call_id!r}"
+    for message in ctx.view.messages:
+        if not _after(message.position, own):
+            continue
+        for index, part in enumerate(message.parts):
+            if _text_matches(part, text):
+                if message.role == "user" and _marker_for(ctx, message, index) is not None:
+                    return "fallback-marked", part.path, "text moved to a user message"
+                return "fallback-unmarked", part.path, "text moved out of its tool result"
+    quoted = {json.dumps(text, ensure_ascii=ascii)[1:-1] for ascii in (False, True)} - {text}
+    for path, value in ctx.view.strings:
+        if text in value:
+            return "altered", path, "the text is wrapped in a longer string"
+        if any(q in value for q in quoted):
+            return "stringified", path, "the text is JSON-escaped inside a string"
+    wanted = _normal(text)
+    for path, value in ctx.view.strings:
+        if wanted and wanted in _normal(value):
+            return "altered", path, "the text differs in whitespace or normalization"
+    return "dropped", "", "not in the payload"
+
+
+def _worst(outcomes: Iterable[Outcome]) -> Outcome:
+    listed = list(outcomes)
+    return min(listed, key=SEVERITY.index) if listed else "native"
+
+
+def classify(
+    history: History, view: WireView, url_bytes: UrlBytes = fixture_url_bytes
+) -> Observation:
+    """The outcome of every tool-produced part of `history` in a located payload."""
+    produced = produced_parts(history)
+    media = [p.part for p in produced if not isinstance(p.part, Text)]
+    identities = [_identity(m, url_bytes) for m in media]
+    ctx = _Context(
+        view=view,
+        history_texts=frozenset(texts(history)),
+        call_ids=_wire_ids(history, view),
+        names={c.call_id: c.name for c in view.tool_calls},
+        identities=identities,
+        slots=_slots(view),
+    )
+    items: list[ItemObservation] = []
+    for item in produced:
+        part = item.part
+        if isinstance(part, Text):
+            outcome, where, detail = _classify_text(ctx, item, part.text)
+            items.append(
+                ItemObservation(
+                    call_id=item.call.tool_call_id,
+                    tool_name=item.call.name,
+                    content_type=part.type,
+                    origin=item.origin,
+                    outcome=outcome,
+                    where=where,
+                    detail=detail,
+                )
+            )
+            continue
+        identity = _identity(part, url_bytes)
+        expected = sum(1 for other in identities if other == identity)
+        items.append(_classify_media(ctx, item, part, identity, expected))
+    return Observation(outcome=_worst(i.outcome for i in items), items=tuple(items))
+
+
+def _url_handling(
+    history: History, items: Sequence[ItemObservation], fetched: Sequence[str]
+) -> UrlHandling | None:
+    urls = [
+        urlsplit(p.part.url).path
+        for p in produced_parts(history)
+        if not isinstance(p.part, Text) and p.part.url is not None
+    ]
+    if not urls:
+        return None
+    if any(i.sent_as == "url" for i in items):
+        return "sent-url"
+    if any(path in urls for path in fetched):
+        return "downloaded"
+    return "not-fetched"
+
+
+def observe(
+    api: str,
+    history: History,
+    payload: Mapping[str, Any] | None,
+    error: BaseException | None,
+    *,
+    refusal_types: Sequence[type[BaseException]] = (UnsupportedContent,),
+    fetched: Sequence[str] = (),
+    url_bytes: UrlBytes = fixture_url_bytes,
+) -> Observation:
+    """Classify one rendering: a payload, or the exception raised instead of one.
+
+    An exception is `raised` only when it is one of `refusal_types` and not a `SuiteError`;
+    anything else is `crashed`. A payload its api's locator cannot read is `malformed`.
+    `fetched` are the paths the target fetched from the fixture host while rendering.
+    """
+    fetched = tuple(fetched)
+    if error is not None:
+        typed = is_refusal(error, refusal_types)
+        return Observation(
+            outcome="raised" if typed else "crashed",
+            raised=first_line(error),
+            refusal=_qualified(error) if typed else None,
+            url=_url_handling(history, (), fetched),
+            fetched=fetched,
+        )
+    assert payload is not None
+    try:
+        view = locate(api, payload)
+    except WireFormatError as problem:
+        return Observation(
+            outcome="malformed",
+            malformed=str(problem).splitlines()[0],
+            url=_url_handling(history, (), fetched),
+            fetched=fetched,
+        )
+    found = classify(history, view, url_bytes)
+    return Observation(
+        outcome=found.outcome,
+        items=found.items,
+        url=_url_handling(history, found.items, fetched),
+        fetched=fetched,
+    )

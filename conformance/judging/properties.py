@@ -1,0 +1,211 @@
+"""Invariants every target must keep for any history, not only the matrix's fixed cells.
+
+Each property is a function `(target, row, history) -> None` that raises `PropertyFailed`
+with what went wrong. Run them under hypothesis with `conformance.scenarios.strategies.histories()`;
+`tests/test_properties.py` does so for every installed target and every model row, and shows
+each property failing on a mutant that breaks it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from conformance import marker
+from conformance.history import History, Media, Message, Part, Text, ToolResult, texts
+from conformance.judging.checks import payload_bytes
+from conformance.judging.observe import classify, is_refusal, refusal_types_of
+from conformance.targets.base import Payload, RowRef, Target
+from conformance.wire import WireFormatError, WireView, digest, locate
+
+__all__ = [
+    "PROPERTIES",
+    "PropertyFailed",
+    "cross_provider_replay",
+    "deterministic",
+    "markers_name_their_calls",
+    "media_exactly_once",
+    "parallel_calls_in_order",
+    "storage_round_trip",
+    "text_identical",
+    "total",
+]
+
+
+class PropertyFailed(AssertionError):
+    """A target broke an invariant; the message says which and where."""
+
+
+@dataclass(frozen=True)
+class _Rendered:
+    payload: Payload | None
+    error: Exception | None
+
+    def same_as(self, other: _Rendered) -> bool:
+        if self.payload is not None and other.payload is not None:
+            return payload_bytes(self.payload) == payload_bytes(other.payload)
+        return repr(self.error) == repr(other.error)
+
+
+def _render(
+    render: Callable[[RowRef, History], Payload], row: RowRef, history: History
+) -> _Rendered:
+    try:
+        return _Rendered(render(row, history), None)
+    except Exception as error:  # classified by the properties below
+        return _Rendered(None, error)
+
+
+def _view(row: RowRef, payload: Payload) -> WireView:
+    try:
+        return locate(row.api, payload)
+    except WireFormatError as error:
+        raise PropertyFailed(
+            f"{row.id}: the payload is not a valid {row.api} body: {error}"
+        ) from error
+
+
+def _rendered_view(
+    target: Target, row: RowRef, history: History
+) -> tuple[Payload, WireView] | None:
+    """The payload and its view, or None where the target refused with its typed error."""
+    rendered = _render(target.render, row, history)
+    if rendered.error is not None:
+        if is_refusal(rendered.error, refusal_types_of(target)):
+            return None
+        raise PropertyFailed(
+            f"{row.id}: raised {type(rendered.error).__name__}: {rendered.error}"
+        ) from rendered.error
+    assert rendered.payload is not None
+    return rendered.payload, _view(row, rendered.payload)
+
+
+def deterministic(target: Target, row: RowRef, history: History) -> None:
+    """Rendering the same history twice gives the same bytes (or the same error)."""
+    first = _render(target.render, row, history)
+    second = _render(target.render, row, history)
+    if not first.same_as(second):
+        raise PropertyFailed(f"{row.id}: two renderings of one history differ")
+
+
+def total(target: Target, row: RowRef, history: History) -> None:
+    """A payload the api's locator can read, or the target's typed unsupported error."""
+    _rendered_view(target, row, history)
+
+
+def _media(history: History) -> list[Media]:
+    found: list[Media] = []
+    for item in history:
+        content: str | list[Part] = item.content if isinstance(item, Message | ToolResult) else ""
+        if not isinstance(content, str):
+            found.extend(p for p in content if not isinstance(p, Text))
+    return found
+
+
+def media_exactly_once(target: Target, row: RowRef, history: History) -> None:
+    """Every media item appears exactly once in the payload, or the call raises."""
+    found = _rendered_view(target, row, history)
+    if found is None:
+        return
+    parts = [p for r in found[1].tool_results for p in r.parts]
+    parts += [p for m in found[1].messages for p in m.parts]
+    seen = Counter(p.digest or p.url for p in parts if p.kind != "text")
+    for media in _media(history):
+        key = digest(media.data) if media.data is not None else media.url
+        if seen[key] != 1:
+            raise PropertyFailed(
+                f"{row.id}: {media.type} {media.identifier!r} appears {seen[key]} times"
+            )
+
+
+def text_identical(target: Target, row: RowRef, history: History) -> None:
+    """Every text of the history is sent byte for byte, tool text in its own tool result."""
+    found = _rendered_view(target, row, history)
+    if found is None:
+        return
+    view = found[1]
+    wire = {p.text for r in view.tool_results for p in r.parts}
+    wire |= {p.text for m in view.messages for p in m.parts}
+    for text in texts(history):
+        if text not in wire:
+            raise PropertyFailed(f"{row.id}: text not sent byte for byte: {text[:80]!r}")
+    observation = classify(history, view)
+    for item in observation.items:
+        if item.content_type == "text" and item.outcome != "native":
+            raise PropertyFailed(f"{row.id}: tool text from {item.call_id!r} is {item.outcome}")
+
+
+def markers_name_their_calls(target: Target, row: RowRef, history: History) -> None:
+    """Every marker the target added parses back exactly and names a call of the history;
+    every media item moved to a user message is behind a marker naming its own call."""
+    found = _rendered_view(target, row, history)
+    if found is None:
+        return
+    # The calls as the payload names them: some apis need ids rewritten (Mistral).
+    calls = {(c.name, c.call_id) for c in found[1].tool_calls}
+    own = set(texts(history))
+    for message in found[1].messages:
+        for part in message.parts:
+            if part.kind != "text" or part.text is None or part.text in own:
+                continue
+            if not marker.find(part.text):
+                continue
+            parsed = marker.parse(part.text)
+            if parsed is None or parsed not in calls:
+                raise PropertyFailed(
+                    f"{row.id}: marker text {part.text[:120]!r} does not name a call exactly"
+                )
+    for item in classify(history, found[1]).items:
+        if item.outcome == "fallback-unmarked":
+            raise PropertyFailed(
+                f"{row.id}: {item.content_type} from {item.call_id!r}: {item.detail}"
+            )
+
+
+def parallel_calls_in_order(target: Target, row: RowRef, history: History) -> None:
+    """Tool results keep the order of their calls, and each carries only its own output."""
+    found = _rendered_view(target, row, history)
+    if found is None:
+        return
+    view = found[1]
+    wire_calls = [c.call_id for c in view.tool_calls]
+    results = [r.call_id for r in view.tool_results]
+    if [c for c in wire_calls if c in results] != results:
+        raise PropertyFailed(f"{row.id}: results {results} are not in call order {wire_calls}")
+    for item in classify(history, view).items:
+        if "in the tool result of" in item.detail or "moved out of its tool result" in item.detail:
+            raise PropertyFailed(f"{row.id}: output of {item.call_id!r} {item.detail}")
+
+
+def storage_round_trip(target: Target, row: RowRef, history: History) -> None:
+    """Dump, load and render again through the target's own storage: the same bytes."""
+    direct = _render(target.render, row, history)
+    stored = _render(target.render_stored, row, history)
+    if not direct.same_as(stored):
+        raise PropertyFailed(f"{row.id}: the storage round trip renders differently")
+
+
+def cross_provider_replay(target: Target, first: RowRef, then: RowRef, history: History) -> None:
+    """A history rendered for one row, then stored and replayed for another, keeps its
+    provenance and renders as if it had never been sent elsewhere."""
+    _render(target.render, first, history)
+    replayed = _render(target.render_stored, then, history)
+    fresh = _render(target.render, then, history)
+    if not replayed.same_as(fresh):
+        raise PropertyFailed(f"{first.id} -> {then.id}: the replay renders differently")
+    if replayed.payload is not None:
+        for item in classify(history, _view(then, replayed.payload)).items:
+            if item.outcome == "fallback-unmarked":
+                raise PropertyFailed(f"{first.id} -> {then.id}: provenance lost: {item.detail}")
+
+
+PROPERTIES: dict[str, Callable[[Target, RowRef, History], None]] = {
+    "deterministic": deterministic,
+    "total": total,
+    "media-exactly-once": media_exactly_once,
+    "text-identical": text_identical,
+    "markers-name-their-calls": markers_name_their_calls,
+    "parallel-calls-in-order": parallel_calls_in_order,
+    "storage-round-trip": storage_round_trip,
+}

@@ -1,0 +1,348 @@
+"""Compare two results files cell by cell: what a change did to each target's cells.
+
+Cells are matched by target and cell id. A cell present on one side only is added or
+removed. A cell present on both sides is compared by its status, then by its outcome, each
+on a fixed ranking, best first:
+
+- status: pass, xpass, xfail, skip, fail. `xpass` is a cell whose only failures are xpasses:
+  the declared deviation no longer happens, the matrix still declares it. A skip ranks below
+  a known deviation because it says nothing about the target, and counts against compliance.
+- outcome: native, fallback-marked, raised, fallback-unmarked, altered, stringified, noted,
+  dropped. Media in the tool-result block beats media moved behind a marker; either beats a
+  clear error; a clear error beats any silent harm: moving media without provenance, then
+  altering text, stringifying media, replacing it with a note, and dropping it, worst.
+
+A move to a worse status is a regression, and so is a move to a worse outcome when the
+status ranks the same (a failing cell that fails worse, or a passing cell whose expectation
+was lowered: a capability lost deserves a reviewer's eye). A move to a better one is an
+improvement; that includes a known deviation that no longer happens (xfail to pass, or to
+xpass). Anything else that differs (the expectation, which checks fail, an outcome that was
+not observed on one side) is listed as another change. `conformance diff` exits 1 when there
+is a regression.
+
+Each regression names the levels it breaks (`conformance.judging.levels`): a level regresses when
+the cell's status over that level's checks alone got worse; a worse outcome at the same status
+counts at the `reference` level (the matrix's expected layout). `--fail-on required` gates on
+required rules only, so a framework can merge a change that only moves a payload's layout.
+Properties (`property/<name>`) are compared like cells, at their own level.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from conformance.judging.levels import LEVELS, Level
+from conformance.reports.report import CellReport, PropertyReport, Report, md_text, short_digest
+from conformance.reports.results import construct_trusted
+
+__all__ = [
+    "OUTCOME_RANK",
+    "STATUS_RANK",
+    "CellChange",
+    "Diff",
+    "DiffStatus",
+    "diff_reports",
+    "render_diff",
+]
+
+DiffStatus = Literal["pass", "xpass", "xfail", "skip", "fail"]
+ChangeKind = Literal["regression", "improvement", "changed", "added", "removed"]
+
+STATUS_RANK: dict[DiffStatus, int] = {"pass": 0, "xpass": 1, "xfail": 2, "skip": 3, "fail": 4}
+"""Lower is better."""
+OUTCOME_RANK: dict[str, int] = {
+    "native": 0,
+    "fallback-marked": 1,
+    "raised": 2,
+    "fallback-unmarked": 3,
+    "altered": 4,
+    "stringified": 5,
+    "noted": 6,
+    "dropped": 7,
+}
+"""Lower is better."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CellSide(_Model):
+    """One side of a cell's comparison."""
+
+    status: DiffStatus
+    outcome: str | None
+    expect: str
+    verdicts: dict[str, str]
+    """Check -> verdict."""
+    reason: str | None
+    """The declared deviation's reason, when the cell has one."""
+    levels: dict[Level, DiffStatus] = {}
+    """The status over each level's checks alone (see `CellReport.levels`)."""
+
+
+class CellChange(_Model):
+    target: str
+    cell: str
+    kind: ChangeKind
+    base: CellSide | None
+    head: CellSide | None
+    notes: list[str]
+    """What changed besides status and outcome, in words."""
+    levels: list[Level] = []
+    """For a regression, the levels it breaks, strongest first."""
+
+
+class Diff(_Model):
+    base: str
+    """Suite version, matrix digest and targets of the base, in words."""
+    head: str
+    targets: list[str]
+    """Target version changes, in words (`reference 0.1.0 → 0.2.0`)."""
+    unchanged: int
+    changes: list[CellChange]
+
+    def of(self, kind: ChangeKind) -> list[CellChange]:
+        return [change for change in self.changes if change.kind == kind]
+
+    def regressions(self, levels: tuple[Level, ...] = LEVELS) -> list[CellChange]:
+        """The regressions that break a rule of one of `levels`."""
+        return [c for c in self.of("regression") if set(c.levels) & set(levels)]
+
+
+def diff_reports(base: Report, head: Report) -> Diff:
+    """Every cell that differs between base and head, classified."""
+    before = _cells(base)
+    after = _cells(head)
+    changes: list[CellChange] = []
+    unchanged = 0
+    for key in [*before, *(key for key in after if key not in before)]:
+        old, new = before.get(key), after.get(key)
+        change = _compare(key, old, new)
+        if change is None:
+            unchanged += 1
+        else:
+            changes.append(change)
+    versions = {target.name: target.version for target in base.targets}
+    moved = [
+        f"{target.name} {versions[target.name]} → {target.version}"
+        for target in head.targets
+        if target.name in versions and versions[target.name] != target.version
+    ]
+    return Diff(
+        base=_describe(base),
+        head=_describe(head),
+        targets=moved,
+        unchanged=unchanged,
+        changes=changes,
+    )
+
+
+def _describe(report: Report) -> str:
+    targets = ", ".join(f"{t.name} {t.version}" for t in report.targets) or "no targets"
+    return f"suite {report.suite_version}, matrix {short_digest(report.matrix_digest)}, {targets}"
+
+
+def _cells(report: Report) -> dict[tuple[str, str], CellSide]:
+    cells = {
+        (target.name, cell.id): _side(cell)
+        for target in report.targets
+        for row in target.rows
+        for content_type in row.content_types
+        for cell in content_type.cells
+    }
+    for target in report.targets:
+        for prop in target.properties:
+            cells[(target.name, f"property/{prop.name}")] = _property_side(prop)
+    return cells
+
+
+def _property_side(prop: PropertyReport) -> CellSide:
+    status: DiffStatus = prop.verdict
+    return CellSide(
+        status=status,
+        outcome=None,
+        expect="holds",
+        verdicts={prop.name: prop.verdict},
+        reason=prop.reason,
+        levels={prop.level: status},
+    )
+
+
+_SIDE_FIELDS = set(CellSide.model_fields)
+
+
+def _side(cell: CellReport) -> CellSide:
+    """A cell's side, in one pass over its checks, assembled without validation: every value
+    is the report's (validated) or one of `DiffStatus`; 34,000 cells validated once more were
+    a third of a diff."""
+    verdicts: dict[str, str] = {}
+    failing: set[Level] = set()
+    """The levels with a check that failed: a cell failing with none of them only xpasses."""
+    reason: str | None = None
+    for check in cell.checks:
+        verdicts[check.check] = check.verdict
+        if check.verdict == "fail":
+            failing.add(check.level)
+        if reason is None and check.reason:
+            reason = check.reason
+    status: DiffStatus = "xpass" if cell.status == "fail" and not failing else cell.status
+    levels: dict[Level, DiffStatus] = {
+        level: "xpass" if at == "fail" and level not in failing else at
+        for level, at in cell.levels.items()
+    }
+    values = {
+        "status": status,
+        "outcome": cell.outcome,
+        "expect": cell.expect,
+        "verdicts": verdicts,
+        "reason": reason,
+        "levels": levels,
+    }
+    return construct_trusted(CellSide, values, _SIDE_FIELDS)
+
+
+def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -> CellChange | None:
+    target, cell = key
+    if old is None or new is None:
+        kind: ChangeKind = "added" if old is None else "removed"
+        return CellChange(target=target, cell=cell, kind=kind, base=old, head=new, notes=[])
+    if old == new:  # nothing below can tell them apart: no note, no rank moved, no level
+        return None
+    notes = _notes(old, new)
+    by_status = STATUS_RANK[new.status] - STATUS_RANK[old.status]
+    by_outcome = 0
+    if old.outcome is not None and new.outcome is not None:
+        by_outcome = OUTCOME_RANK[new.outcome] - OUTCOME_RANK[old.outcome]
+    worse = by_status or by_outcome
+    broken: list[Level] = [
+        level
+        for level in LEVELS
+        if level in new.levels
+        and STATUS_RANK[new.levels[level]] > STATUS_RANK[old.levels.get(level, "pass")]
+    ]
+    if by_outcome > 0 and not by_status and "reference" not in broken:
+        broken.append("reference")
+    if worse > 0:
+        kind = "regression"
+        if not broken:  # a worse status no single level explains (e.g. levels absent)
+            broken = ["reference"]
+    elif worse < 0:
+        kind = "improvement"
+    elif old.status != new.status or old.outcome != new.outcome or notes:
+        kind = "changed"
+    else:
+        return None
+    levels = broken if kind == "regression" else []
+    return CellChange(
+        target=target, cell=cell, kind=kind, base=old, head=new, notes=notes, levels=levels
+    )
+
+
+def _notes(old: CellSide, new: CellSide) -> list[str]:
+    notes: list[str] = []
+    if old.status == "xfail" and new.status in ("pass", "xpass"):
+        notes.append("the known deviation no longer happens")
+    if new.status == "xpass" and old.status != "xpass":
+        notes.append("remove it from the deviations file")
+    if new.status == "xfail" and old.status != "xfail" and new.reason:
+        notes.append(f"new known deviation: {new.reason}")
+    if old.expect != new.expect:
+        notes.append(f"expectation {old.expect} → {new.expect}")
+    for check in [*old.verdicts, *(c for c in new.verdicts if c not in old.verdicts)]:
+        was, now = old.verdicts.get(check, "absent"), new.verdicts.get(check, "absent")
+        if was != now:
+            notes.append(f"{check} {was} → {now}")
+    return notes
+
+
+# ---- Markdown ---------------------------------------------------------------------------
+
+_HEADINGS: dict[ChangeKind, str] = {
+    "regression": "Regressions",
+    "improvement": "Improvements",
+    "changed": "Other changes",
+    "added": "Added cells",
+    "removed": "Removed cells",
+}
+_COUNTS: tuple[tuple[ChangeKind, str, str], ...] = (
+    ("regression", "regression", ""),
+    ("improvement", "improvement", ""),
+    ("changed", "other change", ""),
+    ("added", "cell", " added"),
+    ("removed", "cell", " removed"),
+)
+_GLYPHS: dict[str, str] = {
+    "pass": "✅",
+    "xpass": "❗",
+    "xfail": "⚠️",
+    "skip": "⏭️",
+    "fail": "❌",
+}
+
+
+def render_diff(diff: Diff, fail_on: tuple[Level, ...] = LEVELS) -> str:
+    """The diff as Markdown for a PR comment or a job summary; the same diff, the same bytes.
+
+    The headline counts the regressions that break a rule of a level in `fail_on` (the levels
+    the gate fails on); the others are listed with the levels they break."""
+    regressions = len(diff.regressions(fail_on))
+    headline = f"❌ {_plural(regressions, 'regression')}" if regressions else "✅ no regressions"
+    if fail_on != LEVELS:
+        headline += f" at {', '.join(fail_on)} level" + ("s" if len(fail_on) > 1 else "")
+    counts = " · ".join(_plural(len(diff.of(kind)), noun) + after for kind, noun, after in _COUNTS)
+    out = [
+        f"## Conformance diff: {headline}",
+        "",
+        f"{counts} · {diff.unchanged} unchanged",
+        "",
+        f"- Base: {md_text(diff.base)}",
+        f"- Head: {md_text(diff.head)}",
+    ]
+    out += [f"- Target version: {md_text(moved)}" for moved in diff.targets]
+    per_level = [
+        f"{level} {len([c for c in diff.of('regression') if level in c.levels])}"
+        for level in LEVELS
+    ]
+    out.append(f"- Regressions per level: {' · '.join(per_level)}")
+    for kind, heading in _HEADINGS.items():
+        changes = diff.of(kind)
+        if changes:
+            out += ["", f"### {heading}", "", *_table(changes)]
+    return "\n".join(out) + "\n"
+
+
+def _table(changes: list[CellChange]) -> list[str]:
+    lines = [
+        "| target | cell | status | outcome | expectation | levels broken | what changed |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for change in changes:
+        base, head = change.base, change.head
+        cells = [
+            change.target,
+            change.cell,
+            _move(base and _status(base), head and _status(head)),
+            _move(base and (base.outcome or "–"), head and (head.outcome or "–")),
+            _move(base and base.expect, head and head.expect),
+            ", ".join(change.levels) or "–",
+            "; ".join(change.notes) or "–",
+        ]
+        lines.append("| " + " | ".join(md_text(cell) for cell in cells) + " |")
+    return lines
+
+
+def _status(side: CellSide) -> str:
+    return f"{_GLYPHS[side.status]} {side.status}"
+
+
+def _move(was: str | None, now: str | None) -> str:
+    if was is None or now is None:
+        return was or now or "–"
+    return was if was == now else f"{was} → {now}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

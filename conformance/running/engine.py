@@ -1,0 +1,529 @@
+"""What the pytest plugin runs once a project has configured the suite: the generated tests,
+their snapshots and the results file.
+
+`conformance.plugin` registers the options at every pytest start and imports this module only
+when `conformance.running.config` finds the project configured; `configure` then registers this
+module's hooks and fixture with pytest. So a project that has the package installed without using it
+pays for none of the imports below (pydantic, ruamel.yaml, syrupy's extension, the targets).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import pytest
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+from syrupy.location import PyTestLocation
+
+from conformance import __version__
+from conformance.judging import guard
+from conformance.judging.checks import (
+    CellRun,
+    Check,
+    CheckResult,
+    applicable_checks,
+    evaluate,
+    row_ref,
+    run_cell,
+    snapshot_data,
+)
+from conformance.judging.deviations import DeviationsError, DeviationsFile, judge, load_deviations
+from conformance.judging.levels import level_of
+from conformance.judging.payload import BLOB_THRESHOLD, snapshot_text
+from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
+from conformance.matrix.lifecycle import lifecycle_meta
+from conformance.paths import PathProblem
+from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live_keys
+from conformance.recording.media import collect, store_of, write_blobs
+from conformance.recording.media_audit import MediaAudit
+from conformance.running import runlog, selection
+from conformance.running.config import ConfigError, RunSettings, packaged, run_settings
+from conformance.running.options import ENGINE
+from conformance.running.property_gate import (
+    DEFAULT_EXAMPLES,
+    Declared,
+    PropertyCase,
+    property_cases,
+    run_property,
+)
+from conformance.targets import Target, TargetError, resolve_target
+
+if TYPE_CHECKING:
+    from syrupy.assertion import SnapshotAssertion
+    from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
+
+__all__ = ["Case", "PayloadSnapshot", "configure", "run_case"]
+
+_STATE = pytest.StashKey["_State"]()
+_RECORD = "conformance"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One generated test: a target, a cell and a check."""
+
+    target: str
+    cell: CellSpec
+    check: Check
+
+    @property
+    def id(self) -> str:
+        return f"{self.target}:{self.cell.id}:{self.check}"
+
+
+@dataclass
+class _State:
+    matrix_path: Path
+    snapshots: Path
+    target_specs: list[str]
+    results_path: Path | None
+    sdk_schema: bool = False
+    property_examples: int = DEFAULT_EXAMPLES
+    """Histories per target and property (`conformance.running.property_gate`); 0 runs none."""
+    require_targets: bool = False
+    """A target that reports itself `unavailable` (a missing optional dependency) stops the run
+    instead of skipping its tests."""
+    cassettes: Path | None = None
+    """The cassette folder; None leaves the cassette check out."""
+    record: Origin | None = None
+    """Record cassettes (against the double, or live) instead of replaying them."""
+    live_keys: dict[str, str] | None = None
+    cassette_runner: Cassettes | None = None
+    matrix: Matrix | None = None
+    targets: dict[str, Target] = field(default_factory=dict[str, Target])
+    runs: dict[tuple[str, str], CellRun] = field(default_factory=dict[tuple[str, str], CellRun])
+    records: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    run_log: runlog.RunLog | None = None
+    selected: int | None = None
+    """How many conformance tests the session selected (None: unknown, e.g. under xdist)."""
+    settings: RunSettings | None = None
+    updating: bool = False
+    """`--snapshot-update`: the reference writes its own snapshots, never the packaged ones."""
+    deviations: dict[str, DeviationsFile | None] = field(
+        default_factory=dict[str, "DeviationsFile | None"]
+    )
+
+    def load(self) -> Matrix:
+        if self.matrix is None:
+            try:
+                self.matrix = load_matrix(self.matrix_path)
+            except MatrixError as error:
+                raise pytest.UsageError(f"invalid matrix:\n{error}") from None
+            if self.settings is not None:
+                self.settings.project.importable()
+            for spec in self.target_specs:
+                try:
+                    self.targets[spec] = resolve_target(spec)
+                except TargetError as error:
+                    raise pytest.UsageError(str(error)) from None
+                missing = getattr(self.targets[spec], "unavailable", None)
+                if missing and self.require_targets:
+                    raise pytest.UsageError(
+                        f"target {spec!r} is required (--conformance-require-targets) but "
+                        f"unavailable: {missing}"
+                    )
+                self.deviations[spec] = self._deviations(self.targets[spec].name, self.matrix)
+        return self.matrix
+
+    def _deviations(self, name: str, matrix: Matrix) -> DeviationsFile | None:
+        assert self.settings is not None
+        found = self.settings.project.deviations_file(name, self.settings.deviations_folder)
+        if found is None:
+            return None
+        if found.is_absolute() and found.is_relative_to(Path.cwd()):
+            found = found.relative_to(Path.cwd())  # as the results name the matrix
+        cells = [cell.id for cell in matrix.all_cells()]
+        try:
+            return load_deviations(found, target=name, cells=cells)
+        except DeviationsError as error:
+            raise pytest.UsageError(f"invalid deviations file:\n{error}") from None
+
+    def snapshot_root(self, name: str) -> Path:
+        """The reference's snapshots ship with the package: a project that has none of its
+        own (and is not writing them) checks the reference against those."""
+        own = self.snapshots / name
+        if name != "reference" or own.is_dir() or self.updating:
+            return own
+        return packaged("snapshots") / name
+
+    def wants_cassettes(self, spec: str) -> bool:
+        """The reference target always has cassettes; another target once its folder exists
+        (`nox -s record -- --conformance-target NAME` makes it), so that a target nobody has
+        recorded yet is not reported as skipping a check on every cell."""
+        if self.cassettes is None:
+            return False
+        name = self.targets[spec].name
+        return self.record is not None or name == "reference" or (self.cassettes / name).is_dir()
+
+    def cassette_check(self, target: str, cell: CellSpec, payload: Any) -> Any:
+        if self.cassette_runner is None:
+            assert self.cassettes is not None
+            self.cassette_runner = Cassettes(self.cassettes, self.record, self.live_keys)
+        return self.cassette_runner.check(target, cell, payload)
+
+    def run(self, spec: str, cell: CellSpec) -> CellRun:
+        key = (spec, cell.id)
+        if key not in self.runs:
+            self.runs[key] = run_cell(self.targets[spec], cell)
+        return self.runs[key]
+
+
+def configure(config: pytest.Config) -> None:
+    """Set the run up and register this module's hooks; a bad setting stops the run here."""
+    try:
+        settings = run_settings(config)
+    except ConfigError as error:
+        raise pytest.UsageError(f"invalid [tool.conformance]:\n{error}") from None
+    if settings is None:
+        return  # not configured after all: inert
+    matrix_path = settings.matrix
+    if matrix_path.is_absolute() and matrix_path.is_relative_to(Path.cwd()):
+        matrix_path = matrix_path.relative_to(Path.cwd())  # errors name the file as typed
+    results = cast("str | None", config.getoption("conformance_results"))
+    state = _State(
+        matrix_path=matrix_path,
+        snapshots=settings.snapshots,
+        target_specs=settings.targets,
+        results_path=Path(results) if results else None,
+        sdk_schema=bool(config.getoption("conformance_sdk_schema")),
+        require_targets=bool(config.getoption("conformance_require_targets"))
+        or os.environ.get("CONFORMANCE_REQUIRE_TARGETS") == "1",
+        settings=settings,
+    )
+    state.updating = bool(getattr(config.option, "update_snapshots", False))
+    state.record = cast("Origin | None", config.getoption("conformance_record"))
+    state.cassettes = settings.cassettes
+    if state.record == "live" and os.environ.get("CI"):
+        raise pytest.UsageError("live recording never runs in CI (CI is set)")
+    try:
+        runlog.configure(
+            config,
+            state.results_path,
+            state.matrix_path,
+            state.snapshots,
+            state.cassettes,
+            recording=state.record is not None,
+        )
+    except (PathProblem, ValueError) as error:
+        raise pytest.UsageError(str(error)) from None
+    examples = cast("int | None", config.getoption("conformance_property_examples"))
+    state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
+    config.stash[_STATE] = state
+    config.pluginmanager.register(sys.modules[__name__], ENGINE)
+    config.pluginmanager.register(_Recorder(state), "conformance-recorder")
+    roots = lambda: [state.snapshot_root(t.name) for t in state.targets.values()]  # noqa: E731
+    config.pluginmanager.register(MediaAudit(roots, updating=state.updating), "conformance-media")
+    state.load()  # configured: a bad matrix, target or deviations file stops the run here
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "conformance_case" not in metafunc.fixturenames:
+        return
+    state = metafunc.config.stash.get(_STATE, None)
+    if state is None:
+        return  # not this run's engine (a nested pytest run); `conformance.plugin` says why
+    matrix = state.load()
+    cases: list[Case | PropertyCase] = [
+        Case(spec, cell, check)
+        for spec in state.target_specs
+        for cell in matrix.all_cells()
+        for check in applicable_checks(
+            cell, sdk_schema=state.sdk_schema, cassette=state.wants_cassettes(spec)
+        )
+        if state.record is None or check == "cassette"  # recording runs the cassette check alone
+    ]
+    if state.record is None:
+        cases += property_cases(state.target_specs, state.property_examples)
+    metafunc.parametrize(
+        "conformance_case",
+        [pytest.param(c, id=c.id, marks=pytest.mark.conformance) for c in cases],
+    )
+
+
+class PayloadSnapshot(SingleFileSnapshotExtension):
+    """One JSON file per cell: `snapshots/<target>/<api>/<family>.<type>.<source>.<style>.json`.
+
+    The payload is written in its own key order, indented, with no other normalization.
+    """
+
+    file_extension = "json"
+    _write_mode = WriteMode.TEXT
+
+    def serialize(
+        self,
+        data: SerializableData,
+        *,
+        exclude: PropertyFilter | None = None,
+        include: PropertyFilter | None = None,
+        matcher: PropertyMatcher | None = None,
+    ) -> SerializedData:
+        return snapshot_text(data)
+
+    @staticmethod
+    def _case(test_location: PyTestLocation) -> Case | None:
+        params = getattr(getattr(test_location.item, "callspec", None), "params", {})
+        case = params.get("conformance_case")
+        return case if isinstance(case, Case) else None
+
+    @classmethod
+    def dirname(cls, *, test_location: PyTestLocation) -> str:
+        state = test_location.item.config.stash[_STATE]
+        case = cls._case(test_location)
+        if case is None:
+            # syrupy scans the site of every collected test file; other files own nothing here.
+            return str(state.snapshots / ".not-a-conformance-test")
+        return str(state.snapshot_root(state.targets[case.target].name) / case.cell.api)
+
+    @classmethod
+    def get_snapshot_name(cls, *, test_location: PyTestLocation, index: Any = 0) -> str:
+        case = cls._case(test_location)
+        if case is None:
+            return super().get_snapshot_name(test_location=test_location, index=index)
+        cell = case.cell
+        return f"{cell.family}.{cell.content_type}.{cell.source}.{cell.style}"
+
+    @classmethod
+    def matches_test_location(
+        cls, *, test_location: PyTestLocation, snapshot_location: str
+    ) -> bool:
+        if cls._case(test_location) is None:
+            return False
+        return Path(snapshot_location) == Path(
+            cls.get_location(test_location=test_location, index=0)
+        )
+
+
+@pytest.fixture
+def conformance_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
+    """syrupy's `snapshot`, writing one JSON file per cell."""
+    return snapshot.use_extension(PayloadSnapshot)
+
+
+def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
+    """The body of every generated test. Only the snapshot check asks for syrupy's fixture."""
+    item = request.node
+    state = item.config.stash[_STATE]
+    assert state.matrix is not None
+    if isinstance(case, PropertyCase):
+        found: dict[str, Any] = {}
+        item.user_properties.append((_RECORD, found))
+        rows = {row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}
+        declared = _declared(state, case.target, case.cell)
+        target = state.targets[case.target]
+        run_property(case, target, list(rows.values()), state.property_examples, declared, found)
+        return
+    target = state.targets[case.target]
+    cell = case.cell
+    record: dict[str, Any] = {
+        "kind": "result",
+        "target": target.name,
+        "target_version": target.version,
+        "cell": cell.id,
+        "row": cell.row_id,
+        "api": cell.api,
+        "model": cell.model,
+        "content_type": cell.content_type,
+        "source": cell.source,
+        "style": cell.style,
+        "expect": cell.expect,
+        "known": cell.known,
+        "cite": cell.cite_id,
+        "check": case.check,
+        "level": level_of(case.check),
+        "outcome": None,
+        "detail": "",
+        "reason": None,
+        "link": None,
+    }
+    item.user_properties.append((_RECORD, record))
+    reason = getattr(target, "unavailable", None) or target.supports(row_ref(cell))
+    if reason is not None:
+        record["detail"] = reason
+        pytest.skip(reason)
+    run = state.run(case.target, cell)
+    record["outcome"] = run.observation.outcome
+    if run.observation.url is not None:
+        record["url"] = run.observation.url
+    if case.check == "snapshot":
+        location = PyTestLocation(item)
+        path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
+        record["detail"] = _shown(path, state.snapshots.parent)
+        if not path.exists() and not item.config.option.update_snapshots:
+            pytest.fail(
+                f"{cell.id}: no snapshot at {record['detail']}; create it with "
+                "`nox -s update_snapshots` (pytest --snapshot-update) and review the new file",
+                pytrace=False,
+            )
+        if item.config.option.update_snapshots:  # blobs first: no snapshot names a lost one
+            write_blobs(store_of(path), collect(snapshot_data(run), BLOB_THRESHOLD))
+        with warnings.catch_warnings():
+            # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
+            warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
+            snapshot = cast("SnapshotAssertion", request.getfixturevalue("conformance_snapshot"))
+            assert snapshot_data(run) == snapshot
+        return
+    if case.check == "cassette":
+        result = _cassette(state, target.name, run, record)
+    else:
+        result = evaluate(run, case.check)
+    record["detail"] = result.detail
+    judgement = judge(
+        state.deviations.get(case.target),
+        cell.id,
+        case.check,
+        passed=result.passed,
+        outcome=run.observation.outcome,
+        detail=result.detail,
+    )
+    if judgement.deviation is not None:
+        record["reason"], record["link"] = judgement.deviation.reason, judgement.deviation.link
+        record["notes"] = judgement.deviation.notes
+    if judgement.verdict == "xfail":
+        pytest.xfail(judgement.message)
+    if judgement.verdict != "pass":
+        record["verdict"] = judgement.verdict if judgement.verdict == "xpass" else None
+        pytest.fail(judgement.message, pytrace=False)
+
+
+def _shown(path: Path, base: Path) -> str:
+    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
+
+
+def _declared(state: _State, spec: str, cell: str) -> Declared | None:
+    """The deviation a target's deviations file declares for a property cell, if any."""
+    files = cast("dict[str, Any]", getattr(state, "deviations", {}))
+    found = files.get(spec)
+    return None if found is None else cast("Declared | None", found.for_cell(cell))
+
+
+def _cassette(state: _State, target: str, run: CellRun, record: dict[str, Any]) -> CheckResult:
+    """The cassette check: the payload sent with the official client, replayed (or recorded)."""
+    if run.first.payload is None:
+        return CheckResult(False, f"no payload to send: {run.first.describe()}")
+    result = state.cassette_check(target, run.cell, run.first.payload)
+    if result.live is not None:
+        record["live"] = {"accepted": result.live.accepted, "date": result.live.date.isoformat()}
+    return CheckResult(result.passed, result.detail)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if _STATE in config.stash:
+        selection.deselect(config, items)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A live recording needs every selected api's keys: say which are missing, up front."""
+    state = session.config.stash.get(_STATE, None)
+    if state is None or state.record != "live":
+        return
+    apis = {
+        case.cell.api
+        for item in session.items
+        if isinstance(
+            case := getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case"),
+            Case,
+        )
+    }
+    try:
+        state.live_keys = live_keys(apis, os.environ)
+    except MissingKeys as error:
+        raise pytest.UsageError(str(error)) from None
+
+
+class _Recorder:
+    """Collects one record per conformance test report and writes the results file."""
+
+    def __init__(self, state: _State) -> None:
+        self.state = state
+        self.nodeids: list[str] = []  # the test of each record, to write them in collection order
+        self.collected: list[str] = []
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        found = next((value for key, value in report.user_properties if key == _RECORD), None)
+        if found is None:
+            return
+        if not (report.when == "call" or (report.when == "setup" and not report.passed)):
+            return
+        record = dict(cast("dict[str, Any]", found))
+        if record.get("verdict"):
+            pass
+        elif hasattr(report, "wasxfail"):
+            record["verdict"] = "xfail"
+        elif report.skipped:
+            record["verdict"] = "skip"
+        elif report.failed:
+            record["verdict"] = "fail"
+            if not record["detail"] or record["check"] == "snapshot":
+                record["detail"] = _failure_text(report, record)
+        else:
+            record["verdict"] = "pass"
+        self.state.records.append(record)
+        self.nodeids.append(report.nodeid)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        state = self.state
+        if state.results_path is not None and not hasattr(session.config, "workerinput"):
+            state.load()
+            try:
+                state.run_log = runlog.begin(session.config, state.results_path, self._meta())
+            except runlog.RunBusy as error:
+                raise pytest.UsageError(str(error)) from None
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.state.selected = (
+            sum(item.get_closest_marker("conformance") is not None for item in session.items)
+            or None
+        )
+        self.collected = [item.nodeid for item in session.items]
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: object, ids: list[str]) -> None:
+        """Under xdist the controller collects nothing: every worker sends the same ids."""
+        self.collected = self.collected or list(ids)
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        state = self.state
+        if state.cassette_runner is not None:
+            state.cassette_runner.close()
+        if state.run_log is not None:
+            records = runlog.in_collection_order(state.records, self.nodeids, self.collected)
+            runlog.end(
+                session, state.run_log, self._meta(), records, state.selected, int(exitstatus)
+            )
+
+    def pytest_unconfigure(self) -> None:
+        if self.state.run_log is not None:
+            self.state.run_log.release()
+        guard.set_time_limit(guard.DEFAULT_TIME_LIMIT)
+
+    def _meta(self) -> dict[str, Any]:
+        state = self.state
+        assert state.matrix is not None
+        return runlog.meta_line(
+            __version__,
+            state.matrix_path,
+            state.matrix.digest,
+            {t.name: t.version for t in state.targets.values()},
+            as_of=state.matrix.as_of.isoformat(),
+            lifecycle=lifecycle_meta(state.matrix),
+            sdk_versions={  # what each target drives, from its optional `sdk_versions`
+                t.name: dict(getattr(t, "sdk_versions", None) or {}) for t in state.targets.values()
+            },
+            deviations={
+                state.targets[spec].name: {"path": found.path, "digest": found.digest}
+                for spec, found in state.deviations.items()
+                if found is not None
+            },
+        )
+
+
+def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
+    text = report.longreprtext
+    if record["check"] == "snapshot" and "no snapshot at" not in text:
+        return f"payload differs from {record['detail']}:\n{text[-2000:]}"
+    return text[-2000:]

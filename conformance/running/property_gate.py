@@ -1,0 +1,395 @@
+"""The hypothesis properties as gated results: one generated test per target and property.
+
+`conformance.judging.properties` holds invariants every target must keep for any history. The plugin
+generates one test per target and property beside the matrix's cells (`property_cases`), in the
+same pytest run, so that a framework's own run with the plugin and `nox -s conformance` gate on
+them and write each verdict as a results line (`conformance.reports.results.PropertyLine`): cell
+`property/<name>`, check `<name>`, the property's level, and for a failure the shrunk
+counterexample (its model row and a summary of its history) in `detail`.
+
+Rows are drawn inside each test rather than generated one test per row: a search costs about
+25 ms an example on the reference target, so one search over every row per property keeps a
+target's properties to seconds, while the failing row is named in the result.
+
+The search is derandomized (the same code gives the same verdicts, and the same results file),
+keeps no example database, and tries `--conformance-property-examples` histories (default
+`DEFAULT_EXAMPLES`; `0` leaves the properties out of the run).
+
+A known failure is declared like a cell's (`cell: property/<name>, checks: [<name>]` in the
+target's deviations file): a failure it declares is an `xfail`; a declared property that holds
+is reported as a `pass` that names the declaration, and does not fail the run, because a search
+that finds no counterexample proves nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from conformance.history import History, Media, Text, ToolCall, ToolResult
+from conformance.judging import properties
+from conformance.judging.levels import PROPERTY_LEVELS
+from conformance.judging.properties import PROPERTIES, PropertyFailed
+from conformance.scenarios.strategies import histories
+from conformance.targets.base import RowRef, Target
+
+__all__ = [
+    "DEFAULT_EXAMPLES",
+    "Declared",
+    "PropertyCase",
+    "Search",
+    "property_cases",
+    "property_lines",
+    "run_property",
+    "search",
+    "summarize",
+]
+
+DEFAULT_EXAMPLES: Final = 50
+"""Histories tried per target and property in the gate. The seven single-row properties try
+the same histories, drawn once and shared (`search`), so on the reference the eight searches
+cost about 1 s of CPU at 50 examples (docs/performance.md); on a framework target each example
+drives the framework about 12 times. `nox -s nightly` searches with 2,000."""
+
+SHRINK_CALLS: Final = 50
+"""At most this many histories are tried while shrinking a counterexample: hypothesis would try
+hundreds (about 30 s of CPU for one property on a mutant), and a counterexample a little less
+small is as useful in a report. The smallest failing history found so far is the one reported."""
+
+_DETAIL_LIMIT: Final = 4000
+"""Characters of a counterexample's history summary kept in a results line."""
+
+
+class Declared(Protocol):
+    """A declared deviation as the gate reads it (a deviations file entry)."""
+
+    @property
+    def checks(self) -> Sequence[str]: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def link(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class PropertyCase:
+    """One generated test: a target and a property."""
+
+    target: str
+    """The target's spec, as `--conformance-target` gave it."""
+    name: str
+
+    @property
+    def cell(self) -> str:
+        """`property/<name>`: the results line's cell (a string, not a matrix cell)."""
+        return f"property/{self.name}"
+
+    @property
+    def check(self) -> str:
+        """The results line's check: the property's name."""
+        return self.name
+
+    @property
+    def id(self) -> str:
+        return f"{self.target}:{self.cell}"
+
+
+def property_cases(specs: Sequence[str], examples: int) -> list[PropertyCase]:
+    """Every property for every target, in `conformance.judging.levels.PROPERTY_LEVELS` order; none
+    when `examples` is 0."""
+    if examples <= 0:
+        return []
+    return [PropertyCase(spec, name) for spec in specs for name in PROPERTY_LEVELS]
+
+
+class _ShrinkBudget(BaseException):
+    """Stops hypothesis's shrinking once `SHRINK_CALLS` histories were tried (a BaseException,
+    which hypothesis lets through at once, as it does KeyboardInterrupt)."""
+
+
+@dataclass
+class Search:
+    """What one property's search found."""
+
+    examples: int = 0
+    row: str | None = None
+    """The counterexample's row (the replay's rows as `first -> then`)."""
+    message: str = ""
+    history: History | None = None
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.message)
+
+    def detail(self) -> str:
+        if not self.failed:
+            return f"held on {self.examples} histories"
+        lines = [self.message, f"counterexample (shrunk), row {self.row}:"]
+        if self.history is not None:
+            lines += summarize(self.history)
+        text = "\n".join(lines)
+        return text if len(text) <= _DETAIL_LIMIT else text[:_DETAIL_LIMIT] + "\n[cut]"
+
+
+_Check = Callable[..., None]
+"""A property as `search` calls it: `(target, row, history)`, or `(target, first, then,
+history)` for `cross-provider-replay`."""
+
+_Tried = tuple[tuple[tuple[RowRef, ...], History], ...]
+"""The examples a search tried, in order: the rows drawn and a pristine copy of the history."""
+
+_TRIED: dict[tuple[object, ...], _Tried] = {}
+"""Per search signature (`_signature`), the examples that a search which found nothing tried;
+in memory, for this process only."""
+
+
+def _signature(name: str, rows: Sequence[RowRef], config: settings) -> tuple[object, ...]:
+    """What decides the examples a search draws as long as every example passes.
+
+    The search is derandomized: hypothesis seeds it from the test function's source, which is
+    the same for the seven single-row properties (`one` below) and another for the replay, and
+    from then on each choice depends only on the choices before it and on each example having
+    passed. So two searches with the same strategies, rows and settings try the same histories
+    in the same order until one of them fails. The phases are left out: those after `generate`
+    only run once an example failed.
+
+    Hypothesis also draws from the string and number literals of every local module loaded
+    (the project's own code, not site-packages), so the modules loaded are part of the
+    signature: a search that loaded a module while it ran is not shared (see `search`). For
+    the same reason no literal is added here: a new one would change the histories tried."""
+    replay = name == "cross-provider-replay"
+    modules = frozenset(sys.modules)
+    return (replay, tuple(rows), repr(settings(config, phases=[Phase.generate])), modules)
+
+
+def _recorded(check: _Check, tried: list[tuple[tuple[RowRef, ...], History]]) -> _Check:
+    """`check`, keeping a copy of each example it is called with, taken before the call (a
+    target may change the history it is given)."""
+
+    def call(target: Target, *args: Any) -> None:
+        *rows, history = args
+        tried.append((tuple(rows), copy.deepcopy(history)))
+        check(target, *args)
+
+    return call
+
+
+def _rerun(check: _Check, target: Target, tried: _Tried) -> Search | None:
+    """`check` on the examples another search tried, in its order: what a search for `check`
+    finds when every example passes, or None as soon as one does not (the caller then runs
+    the search itself, which draws the same examples up to there, then shrinks)."""
+    found = Search()
+    for rows, history in tried:
+        found.examples += 1
+        try:
+            check(target, *rows, copy.deepcopy(history))
+        except Exception:  # a failure (or a crash): hypothesis's own search reports it
+            return None
+    return found
+
+
+def search(
+    name: str, target: Target, rows: Sequence[RowRef], examples: int, *, shrink: bool = True
+) -> Search:
+    """Search `examples` histories over `rows` for a counterexample to property `name`.
+
+    Every property of a target is searched over the same histories (`_signature`), so the
+    histories are drawn once: a later search checks its property on the examples an earlier
+    one tried, and runs hypothesis itself only if one of them fails its property. Drawing a
+    history costs more than judging one on the reference target (docs/performance.md)."""
+    config = settings(
+        max_examples=examples,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        # No `explain` phase: once an example fails, it traces every line each later example
+        # runs, and after shrinking varies the counterexample to say which parts matter: text
+        # hypothesis prints and the gate never shows. Without it the shrink budget goes to
+        # shrinking (on the mutants, each counterexample reported was as small or smaller, and
+        # found in fewer calls). `reuse` and `target` do nothing here (no database, no
+        # `target()` calls).
+        phases=[Phase.explicit, Phase.generate, Phase.shrink]
+        if shrink
+        else [Phase.explicit, Phase.generate],
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    check = PROPERTIES.get(name, properties.cross_provider_replay)
+    signature = _signature(name, rows, config)
+    tried = _TRIED.get(signature)
+    if tried is not None:
+        rerun = _rerun(check, target, tried)
+        if rerun is not None:
+            return rerun
+    recording: list[tuple[tuple[RowRef, ...], History]] = []
+    found = _search(name, _recorded(check, recording), target, rows, examples, config)
+    if not found.failed and _signature(name, rows, config) == signature:
+        _TRIED.setdefault(signature, tuple(recording))
+    return found
+
+
+def _search(
+    name: str,
+    check: _Check,
+    target: Target,
+    rows: Sequence[RowRef],
+    examples: int,
+    config: settings,
+) -> Search:
+    """Hypothesis's search for a counterexample to `check`.
+
+    The two test functions below must keep their source text: hypothesis derives the
+    derandomized seed from it, so an edit changes every history the gate tries."""
+    found = Search()
+
+    def attempt(label: str, call: Callable[[], None], history: History) -> None:
+        found.examples += 1
+        if found.failed and found.examples > examples + SHRINK_CALLS:
+            raise _ShrinkBudget
+        try:
+            call()
+        except PropertyFailed as error:  # the last failure seen is the shrunk one
+            found.row, found.message, found.history = label, str(error), history
+            raise
+
+    if name == "cross-provider-replay":
+        cross_provider_replay = check
+
+        @config
+        @given(first=st.sampled_from(rows), then=st.sampled_from(rows), history=histories())
+        def replay(first: RowRef, then: RowRef, history: History) -> None:
+            attempt(
+                f"{first.id} -> {then.id}",
+                lambda: cross_provider_replay(target, first, then, history),
+                history,
+            )
+
+        run = replay
+    else:
+
+        @config
+        @given(row=st.sampled_from(rows), history=histories())
+        def one(row: RowRef, history: History) -> None:
+            attempt(row.id, lambda: check(target, row, history), history)
+
+        run = one
+    try:
+        run()
+    except (PropertyFailed, _ShrinkBudget):
+        pass
+    except Exception as error:  # hypothesis's own (flaky, several failures): say so
+        found.message = found.message or f"the search stopped: {type(error).__name__}: {error}"
+    return found
+
+
+def run_property(
+    case: PropertyCase,
+    target: Target,
+    rows: Sequence[RowRef],
+    examples: int,
+    declared: Declared | None,
+    record: dict[str, Any],
+) -> None:
+    """The body of a generated property test: search, then pass, fail or xfail, filling in
+    `record` (the results line) as it goes."""
+    record.update(
+        {
+            "kind": "result",
+            "target": target.name,
+            "target_version": target.version,
+            "cell": case.cell,
+            "property": case.name,
+            "check": case.name,
+            "level": PROPERTY_LEVELS[case.name],
+            "examples": 0,
+            "detail": "",
+            "reason": None,
+            "link": None,
+        }
+    )
+    reason = getattr(target, "unavailable", None)
+    usable = [row for row in rows if target.supports(row) is None] if reason is None else []
+    if reason is None and not usable:
+        reason = f"{target.name} supports none of the matrix's rows"
+    if reason is not None:
+        record["detail"] = reason
+        pytest.skip(reason)
+    known = declared is not None and case.name in declared.checks
+    # A declared failure needs no shrinking: the first counterexample makes the xfail.
+    found = search(case.name, target, usable, examples, shrink=not known)
+    record["examples"] = found.examples
+    record["detail"] = found.detail()
+    if found.row is not None:
+        record["row"] = found.row
+    if known:
+        assert declared is not None
+        record["reason"], record["link"] = declared.reason, declared.link
+        if not found.failed:
+            record["detail"] += (
+                "; a deviation declares it fails: none was found in this search, which proves"
+                " nothing; remove the declaration once the cause is fixed upstream"
+            )
+            return
+        pytest.xfail(f"known deviation: {declared.reason}")
+    if found.failed:
+        pytest.fail(f"{case.id}: {record['detail']}", pytrace=False)
+
+
+_ORDER: Final = (
+    "kind",
+    "target",
+    "target_version",
+    "cell",
+    "property",
+    "check",
+    "level",
+    "verdict",
+    "row",
+    "examples",
+    "detail",
+    "reason",
+    "link",
+)
+
+
+def property_lines(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The property records among a run's, as results lines (`row` only for a failure)."""
+    return [{k: r[k] for k in _ORDER if k in r} for r in records if "property" in r]
+
+
+def summarize(history: History) -> list[str]:
+    """One line per item of a history: enough to rebuild it by hand, media by size."""
+    out: list[str] = []
+    for index, item in enumerate(history):
+        if isinstance(item, ToolCall):
+            out.append(f"{index}. call {item.name!r} id {item.tool_call_id!r} {item.arguments!r}")
+        elif isinstance(item, ToolResult):
+            head = f"{index}. result of {item.name!r} id {item.tool_call_id!r} ({item.status})"
+            out.append(f"{head}: {_parts(item.content)}")
+        else:
+            source = ""
+            if item.source is not None:
+                source = f" from {item.source.tool_name!r} id {item.source.tool_call_id!r}"
+            content = item.content if isinstance(item.content, str) else None
+            shown = repr(content[:200]) if content is not None else _parts(item.content)
+            out.append(f"{index}. {item.role}{source}: {shown}")
+    return out
+
+
+def _parts(parts: Sequence[Any]) -> str:
+    shown: list[str] = []
+    for part in parts:
+        if isinstance(part, Text):
+            shown.append(f"text {part.text[:200]!r}" + (" [cut]" if len(part.text) > 200 else ""))
+        elif isinstance(part, Media):
+            where = f"{len(part.data)} bytes" if part.data is not None else f"url {part.url!r}"
+            shown.append(f"{part.type} {part.media_type} {part.identifier!r} {where}")
+    return "[" + ", ".join(shown) + "]"

@@ -1,0 +1,310 @@
+"""Repro scripts for the pydantic-ai target: `PydanticAITarget.repro(row, history)`.
+
+A script uses only pydantic-ai (with the api's SDK) and the standard library. It rebuilds the
+history in pydantic-ai's own types (its stored JSON, and tools that return what the last turn's
+calls returned, or fail the version's way), runs `Agent.run(None, message_history=...)` against a
+`http.server` recorder on 127.0.0.1 that answers 400, serves URL media itself on 127.0.0.1, and
+prints the request as indented JSON (URLs as the suite's snapshots store them), so its output can
+be compared with the cell's snapshot or attached to an upstream issue.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from conformance.history import History, Message, Part, Text, ToolCall, ToolResult
+from conformance.scenarios.fixtures import (
+    FIXTURE_TYPES,
+    ORIGIN_STAND_IN,
+    fixture_bytes,
+    stand_in_text,
+)
+from conformance.targets.base import RowRef
+from conformance.targets.pydantic_ai._messages import TOOL_DOC, dump_messages, plan, to_messages
+
+__all__ = ["repro_script"]
+
+_REPRO_MODELS = {
+    "openai-chat": (
+        "from pydantic_ai.models.openai import OpenAIChatModel\n"
+        "from pydantic_ai.providers.openai import OpenAIProvider\n"
+        "provider = OpenAIProvider(base_url=BASE + '/v1', api_key=KEY)\n"
+        "model = OpenAIChatModel(MODEL, provider=provider)"
+    ),
+    "openai-responses": (
+        "from pydantic_ai.models.openai import OpenAIResponsesModel\n"
+        "from pydantic_ai.providers.openai import OpenAIProvider\n"
+        "provider = OpenAIProvider(base_url=BASE + '/v1', api_key=KEY)\n"
+        "model = OpenAIResponsesModel(MODEL, provider=provider)"
+    ),
+    "xai": (
+        "from pydantic_ai.models.openai import OpenAIChatModel\n"
+        "from pydantic_ai.profiles.grok import grok_model_profile\n"
+        "from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer, OpenAIModelProfile\n"
+        "from pydantic_ai.providers.openai import OpenAIProvider\n"
+        "profile = OpenAIModelProfile(json_schema_transformer=OpenAIJsonSchemaTransformer)"
+        ".update(grok_model_profile(MODEL))\n"
+        "provider = OpenAIProvider(base_url=BASE + '/v1', api_key=KEY)\n"
+        "model = OpenAIChatModel(MODEL, provider=provider, profile=profile)"
+    ),
+    "anthropic": (
+        "from pydantic_ai.models.anthropic import AnthropicModel\n"
+        "from pydantic_ai.providers.anthropic import AnthropicProvider\n"
+        "model = AnthropicModel(MODEL, provider=AnthropicProvider(base_url=BASE, api_key=KEY))"
+    ),
+    "gemini": (
+        "from google.genai import Client\n"
+        "from google.genai.types import HttpOptions\n"
+        "from pydantic_ai.models.google import GoogleModel\n"
+        "from pydantic_ai.providers.google import GoogleProvider\n"
+        "client = Client(api_key=KEY, http_options=HttpOptions(base_url=BASE))\n"
+        "model = GoogleModel(MODEL, provider=GoogleProvider(client=client))"
+    ),
+    "bedrock-converse": (
+        "import boto3\n"
+        "from pydantic_ai.models.bedrock import BedrockConverseModel\n"
+        "from pydantic_ai.providers.bedrock import BedrockProvider\n"
+        "client = boto3.client('bedrock-runtime', region_name='us-east-1', endpoint_url=BASE,\n"
+        "                      aws_access_key_id='repro', aws_secret_access_key=KEY)\n"
+        "model = BedrockConverseModel(MODEL, provider=BedrockProvider(bedrock_client=client))"
+    ),
+    "mistral": (
+        "from pydantic_ai.models.mistral import MistralModel\n"
+        "from pydantic_ai.providers.mistral import MistralProvider\n"
+        "model = MistralModel(MODEL, provider=MistralProvider(base_url=BASE, api_key=KEY))"
+    ),
+    "cohere": (
+        "from cohere import AsyncClientV2\n"
+        "from pydantic_ai.models.cohere import CohereModel\n"
+        "from pydantic_ai.providers.cohere import CohereProvider\n"
+        "client = AsyncClientV2(api_key=KEY, base_url=BASE)\n"
+        "model = CohereModel(MODEL, provider=CohereProvider(cohere_client=client))"
+    ),
+    "groq": (
+        "from pydantic_ai.models.groq import GroqModel\n"
+        "from pydantic_ai.providers.groq import GroqProvider\n"
+        "model = GroqModel(MODEL, provider=GroqProvider(base_url=BASE, api_key=KEY))"
+    ),
+    "huggingface": (
+        "from pydantic_ai.models.huggingface import HuggingFaceModel\n"
+        "from pydantic_ai.providers.huggingface import HuggingFaceProvider\n"
+        "model = HuggingFaceModel(MODEL, provider=HuggingFaceProvider(base_url=BASE, api_key=KEY))"
+    ),
+}
+
+_REPRO_TEMPLATE = '''\
+"""Reproduces conformance cell {cell} with pydantic-ai {version}.
+
+Sends the request pydantic-ai's agent makes for this history to a recorder on 127.0.0.1
+(which answers 400, so nothing leaves the machine) and prints it as indented JSON. URL media is
+served by this script on 127.0.0.1 too. Run it with pydantic-ai-slim and the api's SDK installed.
+"""
+
+import asyncio
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import unquote
+
+from typing import Any
+
+from pydantic_ai import Agent, RunContext, Tool, capture_run_messages, exceptions
+from pydantic_ai.messages import (
+    AudioUrl,
+    BinaryContent,
+    DocumentUrl,
+    ImageUrl,
+    ModelMessagesTypeAdapter,
+    ToolReturn,
+    VideoUrl,
+)
+
+API = {api!r}
+MODEL = {model!r}
+KEY = "repro-not-a-key"
+FILES = {files!r}
+"""URL media: path -> (media type, base64 bytes), served below."""
+HISTORY = {history!r}
+"""The stored messages (pydantic-ai's own JSON); `{stand_in}` is this script's file server."""
+CALLS = {calls!r}
+"""The pending tool calls of the last turn: what each tool returns, or the text it fails with."""
+
+captured = []
+
+
+class Recorder(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        captured.append((self.path, body))
+        reply = json.dumps({{"error": {{"message": "recorded, not answered"}}}}).encode()
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, *args):
+        pass
+
+
+class Files(BaseHTTPRequestHandler):
+    def do_GET(self):
+        media_type, data = FILES.get(self.path, ("text/plain", ""))
+        body = base64.b64decode(data)
+        self.send_response(200 if self.path in FILES else 404)
+        self.send_header("content-type", media_type)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(handler):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % server.server_address[1]
+
+
+BASE = serve(Recorder)
+FILES_ORIGIN = serve(Files)
+URL_KINDS = {{"image": ImageUrl, "document": DocumentUrl, "audio": AudioUrl, "video": VideoUrl}}
+
+
+def item(spec):
+    if "text" in spec:
+        return spec["text"]
+    if "data" in spec:
+        data = base64.b64decode(spec["data"])
+        return BinaryContent(data, media_type=spec["media_type"], identifier=spec["identifier"])
+    url = spec["url"].replace({stand_in!r}, FILES_ORIGIN)
+    kind = URL_KINDS[spec["kind"]]
+    return kind(url, media_type=spec["media_type"], identifier=spec["identifier"])
+
+
+Failed = getattr(exceptions, "ToolFailed", None) or exceptions.ModelRetry  # 2.x, else 1.x
+
+
+def tool(ctx: RunContext[None]) -> Any:
+    call = CALLS.get(ctx.tool_call_id)
+    if call is None:
+        return ""
+    if call["status"] == "error":
+        raise Failed("".join(part["text"] for part in call["value"]))
+    values = [item(part) for part in call["value"]]
+    value = values[0] if len(values) == 1 else (values or "")
+    if call["produced"]:
+        return ToolReturn(return_value=value, content=[item(part) for part in call["produced"]])
+    return value
+
+
+def tool_with_arguments(ctx: RunContext[None], **arguments: Any) -> Any:
+    return tool(ctx)
+
+
+tool.__doc__ = tool_with_arguments.__doc__ = {doc!r}
+
+
+# Downloads: pydantic-ai's SSRF guard blocks loopback addresses; a user's URL is public, so
+# let this script's file server through (that origin only).
+from pydantic_ai import _ssrf  # noqa: E402
+
+_validate = _ssrf.validate_and_resolve_url
+
+
+async def validate(url, allow_local):
+    return await _validate(url, allow_local or url.startswith(FILES_ORIGIN + "/"))
+
+
+_ssrf.validate_and_resolve_url = validate
+
+{model_code}
+
+names = dict.fromkeys({names!r})
+if {parameterless!r}:  # the history's calls have no arguments: tools without parameters
+    tools = [Tool(tool, name=n, takes_ctx=True) for n in names]
+else:
+    schema = {{"type": "object", "properties": {{}}, "additionalProperties": True}}
+    tools = [
+        Tool.from_schema(
+            tool_with_arguments, n, tool.__doc__, json_schema=schema, takes_ctx=True
+        )
+        for n in names
+    ]
+messages = ModelMessagesTypeAdapter.validate_json(HISTORY.replace({stand_in!r}, FILES_ORIGIN))
+agent = Agent(model, tools=tools)
+with capture_run_messages():
+    try:
+        asyncio.run(agent.run(None, message_history=messages))
+    except Exception as error:
+        if not captured:
+            raise SystemExit(f"raised before sending: {{type(error).__name__}}: {{error}}")
+path, body = captured[0]
+payload = json.loads(body)
+if API == "bedrock-converse":  # the model id travels in the path there
+    payload = {{"modelId": unquote(path.split("/")[2]), **payload}}
+# URLs of this script's file server as the suite's snapshots store them
+print(json.dumps(payload, indent=2, ensure_ascii=False).replace(FILES_ORIGIN, {stand_in!r}))
+'''
+
+
+def _spec(part: Part) -> dict[str, str]:
+    if isinstance(part, Text):
+        return {"text": part.text}
+    if part.data is not None:
+        return {
+            "data": base64.b64encode(part.data).decode("ascii"),
+            "media_type": part.media_type,
+            "identifier": part.identifier,
+        }
+    assert part.url is not None
+    return {
+        "url": stand_in_text(part.url),
+        "kind": part.type,
+        "media_type": part.media_type,
+        "identifier": part.identifier,
+    }
+
+
+def repro_script(row: RowRef, history: History, version: str) -> str:
+    steps = plan(history)
+    head = history if steps is None else steps.head
+    calls = {} if steps is None else steps.calls
+    parts = [
+        p
+        for item in history
+        if isinstance(item, ToolResult | Message) and not isinstance(item.content, str)
+        for p in item.content
+    ]
+    files: dict[str, tuple[str, str]] = {}
+    for part in parts:
+        if isinstance(part, Text) or part.url is None:
+            continue
+        name = stand_in_text(part.url).removeprefix(ORIGIN_STAND_IN + "/conformance/")
+        if name in FIXTURE_TYPES:
+            data = base64.b64encode(fixture_bytes(name)).decode("ascii")
+            files[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
+    stored = stand_in_text(dump_messages(to_messages(head)).decode("utf-8"))
+    return _REPRO_TEMPLATE.format(
+        cell=row.id,
+        version=version,
+        api=row.api,
+        model=row.model,
+        files=files,
+        history=stored,
+        stand_in=ORIGIN_STAND_IN,
+        calls={
+            call_id: {
+                "status": call.status,
+                "value": [_spec(p) for p in call.value],
+                "produced": [_spec(p) for p in call.produced],
+            }
+            for call_id, call in calls.items()
+        },
+        names=[i.name for i in history if isinstance(i, ToolCall | ToolResult)],
+        model_code=_REPRO_MODELS[row.api],
+        doc=TOOL_DOC,
+        parameterless=all(not i.arguments for i in history if isinstance(i, ToolCall)),
+    )
