@@ -16,8 +16,8 @@ from conformance.judging.checks import row_ref
 from conformance.judging.levels import PROPERTY_LEVELS
 from conformance.matrix import load_matrix
 from conformance.reports.results import load_results
-from conformance.running.property_gate import (  # pyright: ignore[reportPrivateUsage]
-    _TRIED,
+from conformance.running.property_gate import (
+    _TRIED,  # pyright: ignore[reportPrivateUsage]
     PropertyCase,
     Search,
     run_property,

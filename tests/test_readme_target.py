@@ -1,4 +1,4 @@
-"""The custom target in README.md runs, as written, through the plugin."""
+"""The custom target in docs/writing-a-target.md runs, as written, through the plugin."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ FIRST_LINE = "# my_framework_conformance.py\n"
 
 
 def readme_target() -> str:
-    """The README's Python block that starts with the module's file name."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The Python block of docs/writing-a-target.md that starts with the module's file name."""
+    readme = (ROOT / "docs" / "writing-a-target.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     (code,) = [b for b in blocks if b.startswith(FIRST_LINE)]
     return code
