@@ -60,7 +60,7 @@ def test_a_missing_install_is_unavailable_with_the_hint(monkeypatch: pytest.Monk
     def missing() -> Any:
         raise ImportError("No module named 'litellm'")
 
-    monkeypatch.setattr(target_module, "_import_litellm", missing)
+    monkeypatch.setattr(target_module, "import_litellm", missing)
     absent = LiteLLMTarget()
     assert absent.unavailable is not None
     assert INSTALL_HINT in absent.unavailable

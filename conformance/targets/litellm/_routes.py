@@ -1,0 +1,67 @@
+"""The LiteLLM target's routes: per api, the provider prefix and the arguments `litellm.completion`
+takes to reach that provider through the recorder channel `base`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from conformance.history import (
+    History,
+)
+from conformance.targets.base import RowRef
+from conformance.targets.litellm._messages import tools_of
+
+API_KEY = "conformance-not-a-key"
+"""A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
+
+# --- one route per api -------------------------------------------------------------------------
+
+
+def _prefixed(prefix: str) -> Callable[[RowRef, str], dict[str, Any]]:
+    def kwargs(row: RowRef, base: str) -> dict[str, Any]:
+        return {"model": f"{prefix}/{row.model}", "api_base": base, "api_key": API_KEY}
+
+    return kwargs
+
+
+def _bedrock(row: RowRef, base: str) -> dict[str, Any]:
+    """The Converse route, SigV4-signed by botocore with fake credentials; the runtime
+    endpoint is the recorder (the model id travels in the path, `/model/<id>/converse`)."""
+    return {
+        "model": f"bedrock/converse/{row.model}",
+        "aws_access_key_id": "AKIACONFORMANCE0000",
+        "aws_secret_access_key": API_KEY,
+        "aws_region_name": "us-east-1",
+        "aws_bedrock_runtime_endpoint": base,
+    }
+
+
+def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
+    """The router's path: LiteLLM's Hugging Face config transforms the messages (as for the
+    default router URL) when the base comes from `HF_API_BASE`, and sends them untouched when
+    `api_base` is given (a dedicated endpoint). The base goes in the environment, as a router
+    user behind a proxy sets it (`ENV` is popped and set around the call)."""
+    return {"model": f"huggingface/{row.model}", "api_key": API_KEY, ENV: {"HF_API_BASE": base}}
+
+
+ENV = "__environment__"
+
+ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
+    "openai-chat": _prefixed("openai"),
+    "openai-responses": _prefixed("openai/responses"),
+    "anthropic": _prefixed("anthropic"),
+    "gemini": _prefixed("gemini"),
+    "bedrock-converse": _bedrock,
+    "mistral": _prefixed("mistral"),
+    "cohere": _prefixed("cohere_chat/v2"),
+    "groq": _prefixed("groq"),
+    "xai": _prefixed("xai"),
+    "huggingface": _huggingface,
+}
+"""The provider prefix of each api (LiteLLM's "providers" docs) and how to aim it at a base."""
+
+
+def completion_kwargs(row: RowRef, history: History, base: str) -> dict[str, Any]:
+    """Everything `litellm.completion` is called with for a row, but the messages."""
+    return {**ROUTES[row.api](row, base), "tools": tools_of(history), "timeout": 60}
