@@ -99,7 +99,10 @@ def test_the_timeline_says_fixed_in_and_broke_in(files: list[Path]) -> None:
 
 def test_markdown_has_summary_grids_per_level_and_timeline(files: list[Path]) -> None:
     md = render_compare_markdown(build_comparison(files))
-    assert "| target | version | required | recommended | reference | failures | deviations |" in md
+    assert (
+        "| target | version | required | recommended | reference | capability | failures"
+        " | unsettled | deviations | n/a |"
+    ) in md
     assert "| pydantic-ai | 2.68.0 | 3 of 3 cells (100.0%) | 2 of 3 cells (66.7%)" in md
     assert "| row | content | reference 0.1.0 | pydantic-ai 2.68.0 |" in md
     assert "| anthropic/claude-4 | image | ↪️ | ❌ |" in md  # all checks

@@ -7,8 +7,19 @@ target is a column; the rows are model row by content type, each grid cell holdi
 cells of that row and type (one per source and style). A cell shows its status overall or at
 one level (`conformance.judging.levels`). Per target, a summary counts its cells per level and lists
 its worst findings first (required before recommended before reference, then by how much harm
-the outcome does). Across the releases of one target, the timeline lists every cell whose
-status or outcome changed between consecutive versions: "fixed in", "broke in", "changed in".
+the outcome does), beside its capability (carried N of M carriable cells) and the unsettled and
+n/a cells counted apart (`conformance.reports.figures`).
+
+Across the releases of one target, the timeline compares what each release was observed to do,
+check by check, never its declarations: a check's raw observation (`results.observed`: `xfail`
+is a failure, `xpass` a pass) is the same whichever deviations file judged the release, so an
+older release run against the newest release's file is compared right. A cell is "fixed in" a
+version when one of its checks went from fail to pass and none the other way, "broke in" when
+one went from pass to fail and none the other way; a cell whose checks fail alike and whose
+declarations moved is "still failing (now declared)" or "(no longer declared)"; anything else
+that differs (both ways at once, the outcome, a check skipped or n/a on one side) "changed in".
+Checks run on one side only (the older releases run without the snapshot check) are not
+compared.
 
 `render_compare_markdown` (here, for a job summary) and `conformance.reports.compare_html` (one
 self-contained page, each cell opening a dialog with its checks, expectation and the command
@@ -25,7 +36,8 @@ from pydantic import BaseModel, ConfigDict
 
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, Level
-from conformance.reports.diff import OUTCOME_RANK, STATUS_RANK, DiffStatus
+from conformance.reports.diff import OUTCOME_RANK
+from conformance.reports.figures import SETTLE, Capability, capability_words, is_unsettled
 from conformance.reports.report import (
     CellReport,
     LevelCompliance,
@@ -37,13 +49,21 @@ from conformance.reports.report import (
     md_text,
     short_digest,
 )
-from conformance.reports.results import ReportError, Source, Style, load_results
+from conformance.reports.results import (
+    ReportError,
+    Source,
+    Style,
+    Verdict,
+    load_results,
+    observed,
+)
 
 if TYPE_CHECKING:
     import os
     from collections.abc import Sequence
 
 __all__ = [
+    "KIND_WORDS",
     "Comparison",
     "Finding",
     "GridCell",
@@ -78,6 +98,8 @@ class Release(_Model):
     cells: dict[str, CellReport]
     """By cell id."""
     properties: list[PropertyReport]
+    capability: Capability | None = None
+    """What it carried of the carriable cells (`conformance.reports.figures`)."""
 
 
 class GridCell(_Model):
@@ -108,15 +130,23 @@ class Finding(_Model):
     reason: str | None
 
 
+TimelineKind = Literal["fixed", "broke", "declared", "undeclared", "changed"]
+
+
 class TimelineChange(_Model):
     target: str
     cell: str
-    kind: Literal["fixed", "broke", "changed"]
+    kind: TimelineKind
     before: str
     """Version and what the cell did there, e.g. `1.85.0: fail (dropped)`."""
     after: str
     version: str
     """The version where the change shows."""
+    checks: list[str] = []
+    """The checks whose observation or declaration moved, e.g. `text-identical (required):
+    fail → pass`."""
+    levels: list[Level] = []
+    """For fixed and broke: the levels of the checks that went that way, strongest first."""
 
 
 class Comparison(_Model):
@@ -179,6 +209,7 @@ def _release(target: TargetReport, path: str, digest: str, date: str) -> Release
         compliance=target.compliance,
         cells=cells,
         properties=target.properties,
+        capability=target.capability,
     )
 
 
@@ -270,23 +301,24 @@ def _harm(finding: Finding) -> tuple[int, int, int, str]:
     )
 
 
-def _side(cell: CellReport) -> tuple[DiffStatus, str | None]:
-    return cell.status, cell.outcome
-
-
 def _timeline(versions: list[Release]) -> list[TimelineChange]:
     changes: list[TimelineChange] = []
     for older, newer in itertools.pairwise(versions):
         for cell_id, now in newer.cells.items():
             was = older.cells.get(cell_id)
-            if was is None or _side(was) == _side(now):
+            if was is None:
                 continue
-            by = STATUS_RANK[now.status] - STATUS_RANK[was.status]
-            if not by and was.outcome and now.outcome:
-                by = OUTCOME_RANK.get(now.outcome, 0) - OUTCOME_RANK.get(was.outcome, 0)
-            kind: Literal["fixed", "broke", "changed"] = (
-                "fixed" if by < 0 else "broke" if by > 0 else "changed"
-            )
+            moves = [
+                (check.check, check.level, before, check.verdict)
+                for check in now.checks
+                if (before := _verdicts(was).get(check.check)) is not None
+            ]
+            found = _classify(moves)
+            if found is None and was.outcome == now.outcome and was.na == now.na:
+                continue
+            kind, checks, levels = found or ("changed", [], [])
+            if was.na != now.na:
+                kind = "changed"
             changes.append(
                 TimelineChange(
                     target=newer.target,
@@ -295,25 +327,78 @@ def _timeline(versions: list[Release]) -> list[TimelineChange]:
                     before=f"{older.version}: {_words(was)}",
                     after=f"{newer.version}: {_words(now)}",
                     version=newer.version,
+                    checks=checks,
+                    levels=levels,
                 )
             )
-        was_held: dict[str, DiffStatus] = {p.name: p.verdict for p in older.properties}
+        was_held: dict[str, PropertyReport] = {p.name: p for p in older.properties}
         for prop in newer.properties:
             before = was_held.get(prop.name)
-            if before is None or before == prop.verdict:
+            if before is None:
                 continue
-            by = STATUS_RANK[prop.verdict] - STATUS_RANK[before]
+            found = _classify([(prop.name, prop.level, before.verdict, prop.verdict)])
+            if found is None:
+                continue
+            kind, checks, levels = found
             changes.append(
                 TimelineChange(
                     target=newer.target,
                     cell=f"property/{prop.name}",
-                    kind="fixed" if by < 0 else "broke" if by > 0 else "changed",
-                    before=f"{older.version}: {before}",
+                    kind=kind,
+                    before=f"{older.version}: {before.verdict}",
                     after=f"{newer.version}: {prop.verdict}",
                     version=newer.version,
+                    checks=checks,
+                    levels=levels,
                 )
             )
     return changes
+
+
+def _verdicts(cell: CellReport) -> dict[str, Verdict]:
+    return {check.check: check.verdict for check in cell.checks}
+
+
+def _classify(
+    moves: list[tuple[str, Level, Verdict, Verdict]],
+) -> tuple[TimelineKind, list[str], list[Level]] | None:
+    """What the checks of both releases did, observed before any deviations file: None when
+    no check moved, in observation or in declaration."""
+    fixed: list[tuple[str, Level]] = []
+    broke: list[tuple[str, Level]] = []
+    other: list[tuple[str, Level]] = []
+    declared: list[tuple[str, Level]] = []
+    undeclared: list[tuple[str, Level]] = []
+    words: list[str] = []
+    for check, level, before, after in moves:
+        if before == after:
+            continue
+        words.append(f"{check} ({level}): {before} → {after}")
+        was, now = observed(before), observed(after)
+        if (was, now) == ("fail", "pass"):
+            fixed.append((check, level))
+        elif (was, now) == ("pass", "fail"):
+            broke.append((check, level))
+        elif was != now:  # skipped on one side: nothing was observed there
+            other.append((check, level))
+        elif after == "xfail":
+            declared.append((check, level))
+        elif before == "xfail":
+            undeclared.append((check, level))
+    if not words:
+        return None
+    kind: TimelineKind = "changed"
+    moved: list[tuple[str, Level]] = []
+    if fixed and not broke and not other:
+        kind, moved = "fixed", fixed
+    elif broke and not fixed and not other:
+        kind, moved = "broke", broke
+    elif declared and not (fixed or broke or other or undeclared):
+        kind = "declared"
+    elif undeclared and not (fixed or broke or other or declared):
+        kind = "undeclared"
+    levels = [level for level in LEVELS if any(at == level for _, at in moved)]
+    return kind, words, levels
 
 
 def _words(cell: CellReport) -> str:
@@ -325,7 +410,14 @@ def _words(cell: CellReport) -> str:
 _STATUS: dict[str, str] = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "skip": "⏭️"}
 _OUTCOME: dict[str, str] = {"native": "✅", "fallback-marked": "↪️", "raised": "🚫"}
 _EXPECT: dict[str, str] = {"native": "✅", "fallback": "↪️", "unsupported": "🚫"}
-_KIND_WORDS = {"fixed": "fixed in", "broke": "broke in", "changed": "changed in"}
+KIND_WORDS: dict[TimelineKind, str] = {
+    "fixed": "fixed in",
+    "broke": "broke in",
+    "declared": "still failing (now declared) in",
+    "undeclared": "still failing (no longer declared) in",
+    "changed": "changed in",
+}
+"""How the timeline says each kind of change, before the version."""
 
 
 def glyph(cell: CellReport, level: Level | None = None) -> str:
@@ -360,6 +452,14 @@ def render_compare_markdown(comparison: Comparison) -> str:
     out += ["", "## Summary per target", "", _summary_header(), _summary_rule()]
     for column in columns:
         out.append(_summary_line(column))
+    out += [
+        "",
+        "Compliance is over the cells that apply to each target; n/a cells (a feature it"
+        " declares it does not have, a row it cannot serve) and unsettled failures (on cells"
+        f" whose expectation the matrix marks uncertain; {SETTLE} settles them) are counted"
+        " apart. Capability: what the target carried of the cells whose media the row can"
+        " carry; a typed refusal is safe and carries nothing.",
+    ]
     for column in columns:
         findings = comparison.findings[column.target]
         out += ["", f"### {md_text(column.target)} {md_text(column.version)}: worst findings", ""]
@@ -387,6 +487,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
     out += ["", "## Across versions", ""]
     for name, versions in comparison.releases.items():
         out.append(f"- {md_text(name)}: {' → '.join(md_text(v) for v in versions)}")
+    out += _timeline_counts(comparison)
     if not comparison.timeline:
         out += ["", "No cell changed between the releases read."]
     else:
@@ -394,31 +495,64 @@ def render_compare_markdown(comparison: Comparison) -> str:
         for change in comparison.timeline:
             out.append(
                 f"| {md_text(change.target)} | {md_text(change.cell)}"
-                f" | {_KIND_WORDS[change.kind]} {md_text(change.version)}"
+                f" | {KIND_WORDS[change.kind]} {md_text(change.version)}"
                 f" | {md_text(change.before)} | {md_text(change.after)} |"
             )
     return "\n".join(out) + "\n"
 
 
+def _timeline_counts(comparison: Comparison) -> list[str]:
+    """Per release, how many cells each kind of change has: what was observed to be fixed
+    (with its levels) apart from what was only declared."""
+    out: list[str] = []
+    for name, versions in comparison.releases.items():
+        for version in versions[1:]:
+            of = [c for c in comparison.timeline if c.target == name and c.version == version]
+            if not of:
+                continue
+            parts: list[str] = []
+            for kind, words in KIND_WORDS.items():
+                count = sum(c.kind == kind for c in of)
+                if not count:
+                    continue
+                part = f"{count} {words.removesuffix(' in')}"
+                if kind in ("fixed", "broke"):
+                    at = [
+                        f"{lv} {sum(lv in c.levels for c in of if c.kind == kind)}" for lv in LEVELS
+                    ]
+                    part += f" ({', '.join(at)})"
+                parts.append(part)
+            out.append(f"- {md_text(name)} {md_text(version)}: {' · '.join(parts)}")
+    return ["", *out] if out else []
+
+
 def _summary_header() -> str:
-    return "| target | version | " + " | ".join(LEVELS) + " | failures | deviations |"
+    return (
+        "| target | version | "
+        + " | ".join(LEVELS)
+        + " | capability | failures | unsettled | deviations | n/a |"
+    )
 
 
 def _summary_rule() -> str:
-    return "|" + "---|" * (len(LEVELS) + 4)
+    return "|" + "---|" * (len(LEVELS) + 7)
 
 
 def _summary_line(column: Release) -> str:
     levels = [md_text(level_words(c)) for c in column.compliance]
-    checks = [k for cell in column.cells.values() for k in cell.checks]
-    failures = sum(k.verdict in ("fail", "xpass") for k in checks)
-    failures += sum(p.verdict == "fail" for p in column.properties)
-    deviations = sum(k.verdict == "xfail" for k in checks)
+    cells = column.cells.values()
+    failing = [(c, k) for c in cells for k in c.checks if k.verdict in ("fail", "xpass")]
+    unsettled = sum(is_unsettled(c.known, k.verdict) for c, k in failing)
+    failures = len(failing) - unsettled + sum(p.verdict == "fail" for p in column.properties)
+    deviations = sum(k.verdict == "xfail" for c in cells for k in c.checks)
     deviations += sum(p.verdict == "xfail" for p in column.properties)
+    capability = capability_words(column.capability) if column.capability else "–"
+    not_applicable = sum(c.na is not None for c in cells)
     return (
         f"| {md_text(column.target)} | {md_text(column.version)} | "
         + " | ".join(levels)
-        + f" | {failures} | {deviations} |"
+        + f" | {md_text(capability)} | {failures} | {unsettled} | {deviations}"
+        + f" | {not_applicable} |"
     )
 
 

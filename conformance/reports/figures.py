@@ -35,13 +35,14 @@ from conformance.reports.results import observed
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from conformance.reports.results import ResultLine
+    from conformance.reports.results import ResultLine, Results
 
 __all__ = [
     "CARRIABLE",
     "CARRIED_OUTCOMES",
     "SETTLE",
     "Capability",
+    "capabilities",
     "capability_of",
     "capability_words",
     "is_unsettled",
@@ -95,6 +96,15 @@ def capability_of(lines: Iterable[ResultLine]) -> Capability:
         if all(_keeps(line) for line in group):
             carried += 1
     return Capability(carriable=len(cells), carried=carried, not_applicable=not_applicable)
+
+
+def capabilities(results: Results) -> dict[str, Capability]:
+    """Every target's capability, from all of its cells' lines in the results."""
+    lines: dict[str, list[ResultLine]] = {}
+    for file in results.files:
+        for line in file.results:
+            lines.setdefault(line.target, []).append(line)
+    return {target: capability_of(of_target) for target, of_target in lines.items()}
 
 
 def _keeps(line: ResultLine) -> bool:
