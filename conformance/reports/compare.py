@@ -308,10 +308,11 @@ def _timeline(versions: list[Release]) -> list[TimelineChange]:
             was = older.cells.get(cell_id)
             if was is None:
                 continue
-            moves = [
+            earlier = _verdicts(was)
+            moves: list[tuple[str, Level, Verdict, Verdict]] = [
                 (check.check, check.level, before, check.verdict)
                 for check in now.checks
-                if (before := _verdicts(was).get(check.check)) is not None
+                if (before := earlier.get(check.check)) is not None
             ]
             found = _classify(moves)
             if found is None and was.outcome == now.outcome and was.na == now.na:
@@ -336,7 +337,13 @@ def _timeline(versions: list[Release]) -> list[TimelineChange]:
             before = was_held.get(prop.name)
             if before is None:
                 continue
-            found = _classify([(prop.name, prop.level, before.verdict, prop.verdict)])
+            move: tuple[str, Level, Verdict, Verdict] = (
+                prop.name,
+                prop.level,
+                before.verdict,
+                prop.verdict,
+            )
+            found = _classify([move])
             if found is None:
                 continue
             kind, checks, levels = found
@@ -397,7 +404,7 @@ def _classify(
         kind = "declared"
     elif undeclared and not (fixed or broke or other or declared):
         kind = "undeclared"
-    levels = [level for level in LEVELS if any(at == level for _, at in moved)]
+    levels: list[Level] = [lv for lv in LEVELS if any(at == lv for _, at in moved)]
     return kind, words, levels
 
 

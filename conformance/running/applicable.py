@@ -23,7 +23,7 @@ what to write instead, so a typo cannot hide cells.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final, get_args
+from typing import TYPE_CHECKING, Final, cast, get_args
 
 from conformance.history import ContentType
 from conformance.matrix.vocabulary import ROW_API_NAMES, CellStyle, Source
@@ -56,7 +56,7 @@ def declared_not_applicable(target: Target) -> dict[str, str]:
             ' e.g. {"style:prompt": "no tool-produced user content"}'
         )
     declared: dict[str, str] = {}
-    for key, reason in dict(given).items():  # pyright: ignore[reportUnknownArgumentType]
+    for key, reason in cast("Mapping[object, object]", given).items():
         kind, _, value = str(key).partition(":")
         if kind not in FEATURES:
             raise TargetError(
