@@ -269,3 +269,24 @@ def test_a_results_file_of_today_loads_with_nothing_apart(tmp_path: Path) -> Non
     assert (target.totals.not_applicable, target.totals.unsettled) == (0, 0)
     assert target.capability is not None
     assert (target.capability.carried, target.capability.carriable) == (3, 3)
+
+
+def test_compare_shows_n_a_and_unsettled_apart(tmp_path: Path) -> None:
+    from conformance.reports.compare import build_comparison, render_compare_markdown
+
+    lines = [
+        *checks(
+            "mistral/m1/image/inline/result", "skip", outcome=None, detail="n/a", na="declared"
+        ),
+        *[
+            line | ({"verdict": "fail", "detail": "lost"} if line["check"] == "api-accepts" else {})
+            for line in [
+                *checks("mistral/m2/image/inline/result", known="uncertain"),
+                result("mistral/m2/image/inline/result", "api-accepts", known="uncertain"),
+            ]
+        ],
+    ]
+    md = render_compare_markdown(build_comparison([write(tmp_path / "r.jsonl", lines)]))
+    assert "| mistral/m1 | image | n/a |" in md
+    assert "| mistral/m2 | image | ❔ |" in md
+    assert " | 0 | 1 | 0 | 1 |" in md  # failures, unsettled, deviations, n/a

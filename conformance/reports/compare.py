@@ -429,10 +429,18 @@ KIND_WORDS: dict[TimelineKind, str] = {
 
 def glyph(cell: CellReport, level: Level | None = None) -> str:
     """What a cell shows: overall, its outcome's glyph when it passes; at a level, its status
-    over that level's checks (`·` when it has none)."""
+    over that level's checks (`·` when it has none); `n/a` for a cell not applicable to the
+    target, ❔ for a failure on a cell whose expectation is uncertain."""
+    if cell.na is not None:
+        return "n/a"
     if level is not None:
         status = cell.levels.get(level)
+        if status == "fail" and cell.known == "uncertain":
+            failing = [k for k in cell.checks if k.level == level and k.verdict == "fail"]
+            return "❔" if failing else _STATUS[status]
         return "·" if status is None else _STATUS[status]
+    if cell.unsettled:
+        return "❔"
     if cell.status == "pass":
         return _OUTCOME.get(cell.outcome or "", _EXPECT.get(cell.expect, "✅"))
     return _STATUS[cell.status]
