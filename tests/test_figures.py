@@ -7,6 +7,7 @@ is judged right now."""
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -290,3 +291,51 @@ def test_compare_shows_n_a_and_unsettled_apart(tmp_path: Path) -> None:
     assert "| mistral/m1 | image | n/a |" in md
     assert "| mistral/m2 | image | ❔ |" in md
     assert " | 0 | 1 | 0 | 1 |" in md  # failures, unsettled, deviations, n/a
+
+
+class _Declares:
+    name = "declares"
+
+    def __init__(self, given: object) -> None:
+        self.given = given
+
+    @property
+    def not_applicable(self) -> object:
+        if isinstance(self.given, BaseException):
+            raise self.given
+        return self.given
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        (["style:prompt"], "is a list; give a mapping of feature to reason"),
+        ({"colour:red": "x"}, "unknown kind of feature 'colour'"),
+        ({"content:videos": "x"}, "unknown content 'videos'; use one of text, image"),
+        ({"api:cohere": "  "}, "give the reason"),
+        (RuntimeError("boom"), "reading it raised RuntimeError: boom"),
+    ],
+)
+def test_a_bad_not_applicable_says_what_to_write(given: object, says: str) -> None:
+    from conformance.running.applicable import declared_not_applicable
+    from conformance.targets import TargetError
+
+    with pytest.raises(TargetError, match=re.escape(says)):
+        declared_not_applicable(_Declares(given))  # pyright: ignore[reportArgumentType]
+
+
+def test_every_kind_of_feature_selects_its_cells() -> None:
+    from conformance.running.applicable import declared_not_applicable, not_applicable_reason
+
+    declared = declared_not_applicable(
+        _Declares({"api:cohere": "a", "content:video": "b", "source:url": "c", "style:error": "d"})  # pyright: ignore[reportArgumentType]
+    )
+    for cell in MATRIX.all_cells():
+        why = not_applicable_reason(declared, cell)
+        hit = (
+            cell.api == "cohere"
+            or cell.content_type == "video"
+            or cell.source == "url"
+            or cell.style == "error"
+        )
+        assert (why is not None) == hit, cell.id

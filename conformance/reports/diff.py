@@ -308,7 +308,7 @@ def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -
     else:
         return None
     levels = broken if kind == "regression" else []
-    unsettled = kind == "regression" and new.known == "uncertain"
+    unsettled = kind == "regression" and new.status == "fail" and new.known == "uncertain"
     return CellChange(
         target=target,
         cell=cell,

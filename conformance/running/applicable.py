@@ -46,10 +46,13 @@ FEATURES: Final[dict[str, tuple[str, ...]]] = {
 
 def declared_not_applicable(target: Target) -> dict[str, str]:
     """The target's `not_applicable`, checked: feature -> reason (empty when it has none)."""
-    given: object = getattr(target, "not_applicable", None)
+    where = f"target {target.name!r}: not_applicable"
+    try:
+        given: object = getattr(target, "not_applicable", None)
+    except Exception as error:  # a property or __getattr__ of the target's
+        raise TargetError(f"{where}: reading it raised {type(error).__name__}: {error}") from None
     if given is None:
         return {}
-    where = f"target {target.name!r}: not_applicable"
     if not isinstance(given, Mapping):
         raise TargetError(
             f"{where} is a {type(given).__name__}; give a mapping of feature to reason,"
