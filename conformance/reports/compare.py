@@ -10,16 +10,8 @@ its worst findings first (required before recommended before reference, then by 
 the outcome does), beside its capability (carried N of M carriable cells) and the unsettled and
 n/a cells counted apart (`conformance.reports.figures`).
 
-Across the releases of one target, the timeline compares what each release was observed to do,
-check by check, never its declarations: a check's raw observation (`results.observed`: `xfail`
-is a failure, `xpass` a pass) is the same whichever deviations file judged the release, so an
-older release run against the newest release's file is compared right. A cell is "fixed in" a
-version when one of its checks went from fail to pass and none the other way, "broke in" when
-one went from pass to fail and none the other way; a cell whose checks fail alike and whose
-declarations moved is "still failing (now declared)" or "(no longer declared)"; anything else
-that differs (both ways at once, the outcome, a check skipped or n/a on one side) "changed in".
-Checks run on one side only (the older releases run without the snapshot check) are not
-compared.
+Across the releases of one target, the timeline (`conformance.reports.timeline`) lists the
+cells whose observed checks changed: "fixed in" only where a check went from fail to pass.
 
 `render_compare_markdown` (here, for a job summary) and `conformance.reports.compare_html` (one
 self-contained page, each cell opening a dialog with its checks, expectation and the command
@@ -28,9 +20,8 @@ that writes its reproducer) are views of the same `Comparison` model.
 
 from __future__ import annotations
 
-import itertools
 import re
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,14 +40,8 @@ from conformance.reports.report import (
     md_text,
     short_digest,
 )
-from conformance.reports.results import (
-    ReportError,
-    Source,
-    Style,
-    Verdict,
-    load_results,
-    observed,
-)
+from conformance.reports.results import ReportError, Source, Style, load_results
+from conformance.reports.timeline import KIND_WORDS, TimelineChange, timeline, timeline_counts
 
 if TYPE_CHECKING:
     import os
@@ -130,25 +115,6 @@ class Finding(_Model):
     reason: str | None
 
 
-TimelineKind = Literal["fixed", "broke", "declared", "undeclared", "changed"]
-
-
-class TimelineChange(_Model):
-    target: str
-    cell: str
-    kind: TimelineKind
-    before: str
-    """Version and what the cell did there, e.g. `1.85.0: fail (dropped)`."""
-    after: str
-    version: str
-    """The version where the change shows."""
-    checks: list[str] = []
-    """The checks whose observation or declaration moved, e.g. `text-identical (required):
-    fail → pass`."""
-    levels: list[Level] = []
-    """For fixed and broke: the levels of the checks that went that way, strongest first."""
-
-
 class Comparison(_Model):
     columns: list[Release]
     """The newest release of each target, in the order the files name them."""
@@ -192,7 +158,7 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
         columns=columns,
         rows=_grid(columns),
         findings={c.target: _findings(c) for c in columns},
-        timeline=[change for versions in ordered.values() for change in _timeline(versions)],
+        timeline=[change for versions in ordered.values() for change in timeline(versions)],
         releases={name: [r.version for r in versions] for name, versions in ordered.items()},
         matrices=sorted({c.matrix_digest for c in columns}),
     )
@@ -301,130 +267,11 @@ def _harm(finding: Finding) -> tuple[int, int, int, str]:
     )
 
 
-def _timeline(versions: list[Release]) -> list[TimelineChange]:
-    changes: list[TimelineChange] = []
-    for older, newer in itertools.pairwise(versions):
-        for cell_id, now in newer.cells.items():
-            was = older.cells.get(cell_id)
-            if was is None:
-                continue
-            earlier = _verdicts(was)
-            moves: list[tuple[str, Level, Verdict, Verdict]] = [
-                (check.check, check.level, before, check.verdict)
-                for check in now.checks
-                if (before := earlier.get(check.check)) is not None
-            ]
-            found = _classify(moves)
-            if found is None and was.outcome == now.outcome and was.na == now.na:
-                continue
-            kind, checks, levels = found or ("changed", [], [])
-            if was.na != now.na:
-                kind = "changed"
-            changes.append(
-                TimelineChange(
-                    target=newer.target,
-                    cell=cell_id,
-                    kind=kind,
-                    before=f"{older.version}: {_words(was)}",
-                    after=f"{newer.version}: {_words(now)}",
-                    version=newer.version,
-                    checks=checks,
-                    levels=levels,
-                )
-            )
-        was_held: dict[str, PropertyReport] = {p.name: p for p in older.properties}
-        for prop in newer.properties:
-            before = was_held.get(prop.name)
-            if before is None:
-                continue
-            move: tuple[str, Level, Verdict, Verdict] = (
-                prop.name,
-                prop.level,
-                before.verdict,
-                prop.verdict,
-            )
-            found = _classify([move])
-            if found is None:
-                continue
-            kind, checks, levels = found
-            changes.append(
-                TimelineChange(
-                    target=newer.target,
-                    cell=f"property/{prop.name}",
-                    kind=kind,
-                    before=f"{older.version}: {before.verdict}",
-                    after=f"{newer.version}: {prop.verdict}",
-                    version=newer.version,
-                    checks=checks,
-                    levels=levels,
-                )
-            )
-    return changes
-
-
-def _verdicts(cell: CellReport) -> dict[str, Verdict]:
-    return {check.check: check.verdict for check in cell.checks}
-
-
-def _classify(
-    moves: list[tuple[str, Level, Verdict, Verdict]],
-) -> tuple[TimelineKind, list[str], list[Level]] | None:
-    """What the checks of both releases did, observed before any deviations file: None when
-    no check moved, in observation or in declaration."""
-    fixed: list[tuple[str, Level]] = []
-    broke: list[tuple[str, Level]] = []
-    other: list[tuple[str, Level]] = []
-    declared: list[tuple[str, Level]] = []
-    undeclared: list[tuple[str, Level]] = []
-    words: list[str] = []
-    for check, level, before, after in moves:
-        if before == after:
-            continue
-        words.append(f"{check} ({level}): {before} → {after}")
-        was, now = observed(before), observed(after)
-        if (was, now) == ("fail", "pass"):
-            fixed.append((check, level))
-        elif (was, now) == ("pass", "fail"):
-            broke.append((check, level))
-        elif was != now:  # skipped on one side: nothing was observed there
-            other.append((check, level))
-        elif after == "xfail":
-            declared.append((check, level))
-        elif before == "xfail":
-            undeclared.append((check, level))
-    if not words:
-        return None
-    kind: TimelineKind = "changed"
-    moved: list[tuple[str, Level]] = []
-    if fixed and not broke and not other:
-        kind, moved = "fixed", fixed
-    elif broke and not fixed and not other:
-        kind, moved = "broke", broke
-    elif declared and not (fixed or broke or other or undeclared):
-        kind = "declared"
-    elif undeclared and not (fixed or broke or other or declared):
-        kind = "undeclared"
-    levels: list[Level] = [lv for lv in LEVELS if any(at == lv for _, at in moved)]
-    return kind, words, levels
-
-
-def _words(cell: CellReport) -> str:
-    return f"{cell.status} ({cell.outcome or 'not observed'})"
-
-
 # ---- Markdown ---------------------------------------------------------------------------
 
 _STATUS: dict[str, str] = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "skip": "⏭️"}
 _OUTCOME: dict[str, str] = {"native": "✅", "fallback-marked": "↪️", "raised": "🚫"}
 _EXPECT: dict[str, str] = {"native": "✅", "fallback": "↪️", "unsupported": "🚫"}
-KIND_WORDS: dict[TimelineKind, str] = {
-    "fixed": "fixed in",
-    "broke": "broke in",
-    "declared": "still failing (now declared) in",
-    "undeclared": "still failing (no longer declared) in",
-    "changed": "changed in",
-}
-"""How the timeline says each kind of change, before the version."""
 
 
 def glyph(cell: CellReport, level: Level | None = None) -> str:
@@ -502,7 +349,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
     out += ["", "## Across versions", ""]
     for name, versions in comparison.releases.items():
         out.append(f"- {md_text(name)}: {' → '.join(md_text(v) for v in versions)}")
-    out += _timeline_counts(comparison)
+    out += timeline_counts(comparison.timeline, comparison.releases)
     if not comparison.timeline:
         out += ["", "No cell changed between the releases read."]
     else:
@@ -514,31 +361,6 @@ def render_compare_markdown(comparison: Comparison) -> str:
                 f" | {md_text(change.before)} | {md_text(change.after)} |"
             )
     return "\n".join(out) + "\n"
-
-
-def _timeline_counts(comparison: Comparison) -> list[str]:
-    """Per release, how many cells each kind of change has: what was observed to be fixed
-    (with its levels) apart from what was only declared."""
-    out: list[str] = []
-    for name, versions in comparison.releases.items():
-        for version in versions[1:]:
-            of = [c for c in comparison.timeline if c.target == name and c.version == version]
-            if not of:
-                continue
-            parts: list[str] = []
-            for kind, words in KIND_WORDS.items():
-                count = sum(c.kind == kind for c in of)
-                if not count:
-                    continue
-                part = f"{count} {words.removesuffix(' in')}"
-                if kind in ("fixed", "broke"):
-                    at = [
-                        f"{lv} {sum(lv in c.levels for c in of if c.kind == kind)}" for lv in LEVELS
-                    ]
-                    part += f" ({', '.join(at)})"
-                parts.append(part)
-            out.append(f"- {md_text(name)} {md_text(version)}: {' · '.join(parts)}")
-    return ["", *out] if out else []
 
 
 def _summary_header() -> str:
