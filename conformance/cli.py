@@ -10,8 +10,10 @@
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
     conformance merge SHARD... [-o FILE]
-    conformance diff BASE HEAD [--gate LEVELS] [--fail-on LEVELS] [-o FILE]
-                                                  exit 1 when HEAD regresses a gated cell
+    conformance diff BASE HEAD [--gate LEVELS] [--fail-on LEVELS] [--include-unsettled]
+                               [--fail-on-capability] [-o FILE]
+                                                  exit 1 when HEAD regresses a gated settled
+                                                  cell (or carries less, when asked)
     conformance badges RESULTS... -o DIR
     conformance compare RESULTS... [-o FILE.md|FILE.html] [--repro]
                                                   frameworks side by side, across versions
@@ -39,6 +41,7 @@ from conformance.judging.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.paths import PathProblem, check_folder, check_output_file
 from conformance.reports.diff import diff_reports, render_diff
+from conformance.reports.figures import capabilities
 from conformance.reports.report import Report, badges, build_report, render_markdown
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
 from conformance.running.runlog import write_atomic
@@ -134,12 +137,18 @@ def _diff(args: argparse.Namespace) -> int:
 
     gate = adoption.gate_levels(args.gate)
     known: dict[bytes, ResultLine] = {}  # the head's lines the base has are read once
-    base = build_report(adoption.gated(load_results([args.base], known=known), gate))
-    head = build_report(adoption.gated(load_results([args.head], known=known), gate))
-    diff = diff_reports(base, head)
+    base_results = load_results([args.base], known=known)
+    head_results = load_results([args.head], known=known)
+    capability = (capabilities(base_results), capabilities(head_results))  # every level's lines
+    base = build_report(adoption.gated(base_results, gate))
+    head = build_report(adoption.gated(head_results, gate))
+    diff = diff_reports(base, head, capability=capability)
     levels = cast("tuple[Level, ...]", args.fail_on)
-    _write(render_diff(diff, levels), args.output, [args.base, args.head])
-    return 1 if diff.regressions(levels) else 0
+    unsettled, on_capability = bool(args.include_unsettled), bool(args.fail_on_capability)
+    text = render_diff(diff, levels, include_unsettled=unsettled, fail_on_capability=on_capability)
+    _write(text, args.output, [args.base, args.head])
+    failed = diff.regressions(levels, include_unsettled=unsettled)
+    return 1 if failed or (on_capability and diff.capability_drops()) else 0
 
 
 def _levels(text: str) -> tuple[Level, ...]:
@@ -314,6 +323,17 @@ def _parser() -> argparse.ArgumentParser:
         metavar="LEVELS",
         help="exit 1 only on a regression breaking a rule of these levels, comma separated"
         f" (default: all of {','.join(LEVELS)})",
+    )
+    diff.add_argument(
+        "--include-unsettled",
+        action="store_true",
+        help="gate on regressions of cells whose expectation the matrix marks uncertain too"
+        " (default: listed, not gated; docs/live-verification.md settles them)",
+    )
+    diff.add_argument(
+        "--fail-on-capability",
+        action="store_true",
+        help="exit 1 too when a target carries fewer carriable cells than in the base",
     )
     diff.set_defaults(run=_diff)
 

@@ -99,7 +99,10 @@ def test_the_timeline_says_fixed_in_and_broke_in(files: list[Path]) -> None:
 
 def test_markdown_has_summary_grids_per_level_and_timeline(files: list[Path]) -> None:
     md = render_compare_markdown(build_comparison(files))
-    assert "| target | version | required | recommended | reference | failures | deviations |" in md
+    assert (
+        "| target | version | required | recommended | reference | capability | failures"
+        " | unsettled | deviations | n/a |"
+    ) in md
     assert "| pydantic-ai | 2.68.0 | 3 of 3 cells (100.0%) | 2 of 3 cells (66.7%)" in md
     assert "| row | content | reference 0.1.0 | pydantic-ai 2.68.0 |" in md
     assert "| anthropic/claude-4 | image | ↪️ | ❌ |" in md  # all checks
@@ -191,3 +194,71 @@ def test_a_property_that_starts_holding_is_fixed_in_its_release(tmp_path: Path) 
     new = write(tmp_path / "new.jsonl", [prop("2.0.0", "pass")], head=meta(**{PAI: "2.0.0"}))
     (change,) = build_comparison([old, new]).timeline
     assert (change.cell, change.kind, change.before) == ("property/total", "fixed", "1.0.0: fail")
+
+
+def _releases(tmp_path: Path, old: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[Path]:
+    return [
+        write(tmp_path / "old.jsonl", of(PAI, "1.85.0", old), head=meta(**{PAI: "1.85.0"})),
+        write(tmp_path / "new.jsonl", of(PAI, "2.68.0", new), head=meta(**{PAI: "2.68.0"})),
+    ]
+
+
+def _declared(lines: list[dict[str, Any]], check: str) -> list[dict[str, Any]]:
+    """The same lines, with `check`'s failure declared in the deviations file."""
+    return [
+        line
+        | ({"verdict": "xfail", "reason": "known", "link": LINK} if line["check"] == check else {})
+        for line in lines
+    ]
+
+
+def test_a_cell_failing_then_declared_is_still_failing_not_fixed(tmp_path: Path) -> None:
+    """Misjudged before: `xfail` ranked above `fail`, so a newly declared failure read as fixed."""
+    old = failing(IMAGE, "no-silent-loss", "dropped")
+    comparison = build_comparison(_releases(tmp_path, old, _declared(old, "no-silent-loss")))
+    (change,) = comparison.timeline
+    assert change.kind == "declared"
+    assert change.checks == ["no-silent-loss (required): fail → xfail"]
+    md = render_compare_markdown(comparison)
+    assert "still failing (now declared) in 2.68.0" in md
+    assert "fixed in" not in md
+    assert "- pydantic-ai 2.68.0: 1 still failing (now declared)" in md
+
+
+def test_fixed_in_means_a_check_went_from_fail_to_pass(tmp_path: Path) -> None:
+    old = failing(IMAGE, "no-silent-loss", "dropped")
+    comparison = build_comparison(_releases(tmp_path, old, checks(IMAGE)))
+    (change,) = comparison.timeline
+    assert (change.kind, change.levels) == ("fixed", ["required"])
+    assert change.checks == ["no-silent-loss (required): fail → pass"]
+    md = render_compare_markdown(comparison)
+    assert "- pydantic-ai 2.68.0: 1 fixed (required 1, recommended 0, reference 0)" in md
+
+
+def test_an_older_release_is_compared_by_what_it_did_whatever_file_judged_it(
+    tmp_path: Path,
+) -> None:
+    """Older releases run against the newest release's deviations file: an entry for a
+    failure the older release did not have is an xpass there, and its raw observation a pass."""
+    newest = _declared(failing(AUDIO, "text-identical", "fallback-marked"), "text-identical")
+    older = [  # the same file applied: the declared check passed on the older release
+        line
+        | ({"verdict": "xpass", "reason": "known"} if line["check"] == "text-identical" else {})
+        for line in checks(AUDIO)
+    ]
+    older += failing(IMAGE, "provenance", "fallback-unmarked")  # fails alike in both ...
+    newest += _declared(failing(IMAGE, "provenance", "fallback-unmarked"), "provenance")
+    comparison = build_comparison(_releases(tmp_path, older, newest))
+    by_cell = {c.cell: c for c in comparison.timeline}
+    assert by_cell[AUDIO].kind == "broke"  # pass → fail, observed
+    assert by_cell[AUDIO].levels == ["required"]
+    assert by_cell[IMAGE].kind == "declared"  # ... and only the declaration moved
+
+
+def test_a_check_run_on_one_release_only_is_not_compared(tmp_path: Path) -> None:
+    new = [
+        line | ({"verdict": "fail", "detail": "no snapshot"} if line["check"] == "snapshot" else {})
+        for line in checks(IMAGE)
+    ]
+    old = [line for line in checks(IMAGE) if line["check"] != "snapshot"]
+    assert build_comparison(_releases(tmp_path, old, new)).timeline == []

@@ -303,7 +303,9 @@ def test_badge_colour_follows_the_conformant_share(
     ]
     expected = {"schemaVersion": 1, "message": f"{passing}/10 cells", "color": colour}
     # Every line here is an `outcome` check: the reference level is the cells' only one.
-    assert badges(report_of(tmp_path, lines)) == {
+    found = badges(report_of(tmp_path, lines))
+    assert found.pop("reference-capability.json")["message"] == "10/10 carriable cells"
+    assert found == {
         "reference.json": {"label": "reference conformance", **expected},
         "reference-reference.json": {"label": "reference: reference rules", **expected},
     }
@@ -324,7 +326,7 @@ def test_a_badge_per_level_counts_the_cells_keeping_that_levels_rules(tmp_path: 
 def test_badges_one_per_target_with_a_safe_file_name(tmp_path: Path) -> None:
     lines = [result(), result(target="my_pkg.adapter:Target", target_version="2")]
     found = badges(report_of(tmp_path, lines, reference="0.1.0", **{"my_pkg.adapter:Target": "2"}))
-    assert [name for name in found if "-reference" not in name] == [
+    assert [name for name in found if "-reference" not in name and "-capab" not in name] == [
         "reference.json",
         "my_pkg.adapter-Target.json",
     ]

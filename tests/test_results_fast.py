@@ -52,6 +52,9 @@ GOOD: list[dict[str, Any]] = [
     result(live=None),
     result(target="other", target_version="2.0"),
     result(expect="unsupported", outcome="raised", known="uncertain"),
+    result(verdict="skip", outcome=None, detail="n/a (style:result): none", na="declared"),
+    result(verdict="skip", outcome=None, detail="no such model here", na="unserved"),
+    result(na=None),
 ]
 """Lines validation accepts, each unusual in its own way."""
 
@@ -103,6 +106,9 @@ def _mutations() -> list[tuple[str, dict[str, Any]]]:
         ("live with a bad date", base | {"live": {"accepted": True, "date": "yesterday"}}),
         ("target not declared", base | {"target": "litellm"}),
         ("version not declared", base | {"target_version": "9.9"}),
+        ("n/a on a pass", base | {"na": "declared"}),
+        ("n/a on a fail", base | {"na": "unserved", "verdict": "fail"}),
+        ("n/a of an unknown kind", base | {"na": "mine", "verdict": "skip", "detail": "d"}),
     ]
     return out
 
@@ -221,7 +227,7 @@ def test_a_file_in_utf8_reads_its_text(tmp_path: Path) -> None:
 def test_a_merged_line_is_the_lines_json_form(line: dict[str, Any]) -> None:
     model = _validated(_raw(line))
     expected = model.model_dump(mode="json")  # what merge wrote before the fast path
-    for optional in ("live", "level", "url", "notes"):
+    for optional in ("live", "level", "url", "notes", "na"):
         if getattr(model, optional) is None:
             expected.pop(optional)
     assert result_record(model) == expected

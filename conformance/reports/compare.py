@@ -7,8 +7,11 @@ target is a column; the rows are model row by content type, each grid cell holdi
 cells of that row and type (one per source and style). A cell shows its status overall or at
 one level (`conformance.judging.levels`). Per target, a summary counts its cells per level and lists
 its worst findings first (required before recommended before reference, then by how much harm
-the outcome does). Across the releases of one target, the timeline lists every cell whose
-status or outcome changed between consecutive versions: "fixed in", "broke in", "changed in".
+the outcome does), beside its capability (carried N of M carriable cells) and the unsettled and
+n/a cells counted apart (`conformance.reports.figures`).
+
+Across the releases of one target, the timeline (`conformance.reports.timeline`) lists the
+cells whose observed checks changed: "fixed in" only where a check went from fail to pass.
 
 `render_compare_markdown` (here, for a job summary) and `conformance.reports.compare_html` (one
 self-contained page, each cell opening a dialog with its checks, expectation and the command
@@ -17,15 +20,15 @@ that writes its reproducer) are views of the same `Comparison` model.
 
 from __future__ import annotations
 
-import itertools
 import re
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, get_args
 
 from pydantic import BaseModel, ConfigDict
 
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, Level
-from conformance.reports.diff import OUTCOME_RANK, STATUS_RANK, DiffStatus
+from conformance.reports.diff import OUTCOME_RANK
+from conformance.reports.figures import SETTLE, Capability, capability_words, is_unsettled
 from conformance.reports.report import (
     CellReport,
     LevelCompliance,
@@ -38,12 +41,14 @@ from conformance.reports.report import (
     short_digest,
 )
 from conformance.reports.results import ReportError, Source, Style, load_results
+from conformance.reports.timeline import KIND_WORDS, TimelineChange, timeline, timeline_counts
 
 if TYPE_CHECKING:
     import os
     from collections.abc import Sequence
 
 __all__ = [
+    "KIND_WORDS",
     "Comparison",
     "Finding",
     "GridCell",
@@ -78,6 +83,8 @@ class Release(_Model):
     cells: dict[str, CellReport]
     """By cell id."""
     properties: list[PropertyReport]
+    capability: Capability | None = None
+    """What it carried of the carriable cells (`conformance.reports.figures`)."""
 
 
 class GridCell(_Model):
@@ -106,17 +113,6 @@ class Finding(_Model):
     outcome: str | None
     detail: str
     reason: str | None
-
-
-class TimelineChange(_Model):
-    target: str
-    cell: str
-    kind: Literal["fixed", "broke", "changed"]
-    before: str
-    """Version and what the cell did there, e.g. `1.85.0: fail (dropped)`."""
-    after: str
-    version: str
-    """The version where the change shows."""
 
 
 class Comparison(_Model):
@@ -162,7 +158,7 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
         columns=columns,
         rows=_grid(columns),
         findings={c.target: _findings(c) for c in columns},
-        timeline=[change for versions in ordered.values() for change in _timeline(versions)],
+        timeline=[change for versions in ordered.values() for change in timeline(versions)],
         releases={name: [r.version for r in versions] for name, versions in ordered.items()},
         matrices=sorted({c.matrix_digest for c in columns}),
     )
@@ -179,6 +175,7 @@ def _release(target: TargetReport, path: str, digest: str, date: str) -> Release
         compliance=target.compliance,
         cells=cells,
         properties=target.properties,
+        capability=target.capability,
     )
 
 
@@ -270,70 +267,27 @@ def _harm(finding: Finding) -> tuple[int, int, int, str]:
     )
 
 
-def _side(cell: CellReport) -> tuple[DiffStatus, str | None]:
-    return cell.status, cell.outcome
-
-
-def _timeline(versions: list[Release]) -> list[TimelineChange]:
-    changes: list[TimelineChange] = []
-    for older, newer in itertools.pairwise(versions):
-        for cell_id, now in newer.cells.items():
-            was = older.cells.get(cell_id)
-            if was is None or _side(was) == _side(now):
-                continue
-            by = STATUS_RANK[now.status] - STATUS_RANK[was.status]
-            if not by and was.outcome and now.outcome:
-                by = OUTCOME_RANK.get(now.outcome, 0) - OUTCOME_RANK.get(was.outcome, 0)
-            kind: Literal["fixed", "broke", "changed"] = (
-                "fixed" if by < 0 else "broke" if by > 0 else "changed"
-            )
-            changes.append(
-                TimelineChange(
-                    target=newer.target,
-                    cell=cell_id,
-                    kind=kind,
-                    before=f"{older.version}: {_words(was)}",
-                    after=f"{newer.version}: {_words(now)}",
-                    version=newer.version,
-                )
-            )
-        was_held: dict[str, DiffStatus] = {p.name: p.verdict for p in older.properties}
-        for prop in newer.properties:
-            before = was_held.get(prop.name)
-            if before is None or before == prop.verdict:
-                continue
-            by = STATUS_RANK[prop.verdict] - STATUS_RANK[before]
-            changes.append(
-                TimelineChange(
-                    target=newer.target,
-                    cell=f"property/{prop.name}",
-                    kind="fixed" if by < 0 else "broke" if by > 0 else "changed",
-                    before=f"{older.version}: {before}",
-                    after=f"{newer.version}: {prop.verdict}",
-                    version=newer.version,
-                )
-            )
-    return changes
-
-
-def _words(cell: CellReport) -> str:
-    return f"{cell.status} ({cell.outcome or 'not observed'})"
-
-
 # ---- Markdown ---------------------------------------------------------------------------
 
 _STATUS: dict[str, str] = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "skip": "⏭️"}
 _OUTCOME: dict[str, str] = {"native": "✅", "fallback-marked": "↪️", "raised": "🚫"}
 _EXPECT: dict[str, str] = {"native": "✅", "fallback": "↪️", "unsupported": "🚫"}
-_KIND_WORDS = {"fixed": "fixed in", "broke": "broke in", "changed": "changed in"}
 
 
 def glyph(cell: CellReport, level: Level | None = None) -> str:
     """What a cell shows: overall, its outcome's glyph when it passes; at a level, its status
-    over that level's checks (`·` when it has none)."""
+    over that level's checks (`·` when it has none); `n/a` for a cell not applicable to the
+    target, ❔ for a failure on a cell whose expectation is uncertain."""
+    if cell.na is not None:
+        return "n/a"
     if level is not None:
         status = cell.levels.get(level)
+        if status == "fail" and cell.known == "uncertain":
+            failing = [k for k in cell.checks if k.level == level and k.verdict == "fail"]
+            return "❔" if failing else _STATUS[status]
         return "·" if status is None else _STATUS[status]
+    if cell.unsettled:
+        return "❔"
     if cell.status == "pass":
         return _OUTCOME.get(cell.outcome or "", _EXPECT.get(cell.expect, "✅"))
     return _STATUS[cell.status]
@@ -360,6 +314,14 @@ def render_compare_markdown(comparison: Comparison) -> str:
     out += ["", "## Summary per target", "", _summary_header(), _summary_rule()]
     for column in columns:
         out.append(_summary_line(column))
+    out += [
+        "",
+        "Compliance is over the cells that apply to each target; n/a cells (a feature it"
+        " declares it does not have, a row it cannot serve) and unsettled failures (on cells"
+        f" whose expectation the matrix marks uncertain; {SETTLE} settles them) are counted"
+        " apart. Capability: what the target carried of the cells whose media the row can"
+        " carry; a typed refusal is safe and carries nothing.",
+    ]
     for column in columns:
         findings = comparison.findings[column.target]
         out += ["", f"### {md_text(column.target)} {md_text(column.version)}: worst findings", ""]
@@ -387,6 +349,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
     out += ["", "## Across versions", ""]
     for name, versions in comparison.releases.items():
         out.append(f"- {md_text(name)}: {' → '.join(md_text(v) for v in versions)}")
+    out += timeline_counts(comparison.timeline, comparison.releases)
     if not comparison.timeline:
         out += ["", "No cell changed between the releases read."]
     else:
@@ -394,31 +357,39 @@ def render_compare_markdown(comparison: Comparison) -> str:
         for change in comparison.timeline:
             out.append(
                 f"| {md_text(change.target)} | {md_text(change.cell)}"
-                f" | {_KIND_WORDS[change.kind]} {md_text(change.version)}"
+                f" | {KIND_WORDS[change.kind]} {md_text(change.version)}"
                 f" | {md_text(change.before)} | {md_text(change.after)} |"
             )
     return "\n".join(out) + "\n"
 
 
 def _summary_header() -> str:
-    return "| target | version | " + " | ".join(LEVELS) + " | failures | deviations |"
+    return (
+        "| target | version | "
+        + " | ".join(LEVELS)
+        + " | capability | failures | unsettled | deviations | n/a |"
+    )
 
 
 def _summary_rule() -> str:
-    return "|" + "---|" * (len(LEVELS) + 4)
+    return "|" + "---|" * (len(LEVELS) + 7)
 
 
 def _summary_line(column: Release) -> str:
     levels = [md_text(level_words(c)) for c in column.compliance]
-    checks = [k for cell in column.cells.values() for k in cell.checks]
-    failures = sum(k.verdict in ("fail", "xpass") for k in checks)
-    failures += sum(p.verdict == "fail" for p in column.properties)
-    deviations = sum(k.verdict == "xfail" for k in checks)
+    cells = column.cells.values()
+    failing = [(c, k) for c in cells for k in c.checks if k.verdict in ("fail", "xpass")]
+    unsettled = sum(is_unsettled(c.known, k.verdict) for c, k in failing)
+    failures = len(failing) - unsettled + sum(p.verdict == "fail" for p in column.properties)
+    deviations = sum(k.verdict == "xfail" for c in cells for k in c.checks)
     deviations += sum(p.verdict == "xfail" for p in column.properties)
+    capability = capability_words(column.capability) if column.capability else "–"
+    not_applicable = sum(c.na is not None for c in cells)
     return (
         f"| {md_text(column.target)} | {md_text(column.version)} | "
         + " | ".join(levels)
-        + f" | {failures} | {deviations} |"
+        + f" | {md_text(capability)} | {failures} | {unsettled} | {deviations}"
+        + f" | {not_applicable} |"
     )
 
 

@@ -13,7 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance.judging.levels import LEVELS, RATIONALE
-from conformance.reports.compare import FINDINGS_SHOWN, Comparison, Finding, Release, glyph
+from conformance.reports.compare import (
+    FINDINGS_SHOWN,
+    KIND_WORDS,
+    Comparison,
+    Finding,
+    Release,
+    glyph,
+)
+from conformance.reports.figures import capability_words
 from conformance.reports.html import BASE_CSS, checks_table, esc, link, repro_command
 from conformance.reports.report import CellReport, level_words, short_digest
 
@@ -75,6 +83,11 @@ def _summary(comparison: Comparison) -> str:
                 f'<li title="{esc(RATIONALE[c.level])}"><strong>{c.level}</strong>:'
                 f" {esc(level_words(c))}</li>"
                 for c in column.compliance
+            )
+            + (
+                f"<li><strong>capability</strong>: {esc(capability_words(column.capability))}</li>"
+                if column.capability is not None
+                else ""
             )
             + "</ul>"
         )
@@ -217,7 +230,7 @@ def _timeline(comparison: Comparison) -> str:
     else:
         rows = "".join(
             f'<tr class="k-{c.kind}"><td>{esc(c.target)}</td><td><code>{esc(c.cell)}</code></td>'
-            f"<td>{c.kind} in {esc(c.version)}</td><td>{esc(c.before)}</td>"
+            f"<td>{esc(KIND_WORDS[c.kind])} {esc(c.version)}</td><td>{esc(c.before)}</td>"
             f"<td>{esc(c.after)}</td></tr>"
             for c in comparison.timeline
         )

@@ -25,6 +25,14 @@ the cell's status over that level's checks alone got worse; a worse outcome at t
 counts at the `reference` level (the matrix's expected layout). `--fail-on required` gates on
 required rules only, so a framework can merge a change that only moves a payload's layout.
 Properties (`property/<name>`) are compared like cells, at their own level.
+
+Three things are set apart (`conformance.reports.figures`). A regression on a cell whose
+expectation the matrix marks `uncertain` is *unsettled*: listed, marked, and left out of the gate
+unless asked for (`regressions(include_unsettled=True)`, `conformance diff --include-unsettled`).
+A cell that becomes (or stops being) not applicable to the target is another change, noted,
+never a regression nor an improvement. And per target, the capability (carried N of M
+carriable cells) of each side: a drop is shown, and gates only when asked
+(`--fail-on-capability`).
 """
 
 from __future__ import annotations
@@ -34,12 +42,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from conformance.judging.levels import LEVELS, Level
+from conformance.reports.figures import Capability, capability_words
 from conformance.reports.report import CellReport, PropertyReport, Report, md_text, short_digest
 from conformance.reports.results import construct_trusted
 
 __all__ = [
     "OUTCOME_RANK",
     "STATUS_RANK",
+    "CapabilityMove",
     "CellChange",
     "Diff",
     "DiffStatus",
@@ -81,6 +91,10 @@ class CellSide(_Model):
     """The declared deviation's reason, when the cell has one."""
     levels: dict[Level, DiffStatus] = {}
     """The status over each level's checks alone (see `CellReport.levels`)."""
+    known: str = "doc"
+    """Where the expectation comes from; `uncertain` makes a failure unsettled."""
+    na: str | None = None
+    """`declared` or `unserved` when the cell is not applicable to the target."""
 
 
 class CellChange(_Model):
@@ -93,6 +107,25 @@ class CellChange(_Model):
     """What changed besides status and outcome, in words."""
     levels: list[Level] = []
     """For a regression, the levels it breaks, strongest first."""
+    unsettled: bool = False
+    """A regression whose head rests on an expectation the matrix marks uncertain."""
+
+
+class CapabilityMove(_Model):
+    """One target's capability on each side (None where the side has no such target)."""
+
+    target: str
+    base: Capability | None
+    head: Capability | None
+
+    @property
+    def dropped(self) -> bool:
+        """The head carries fewer cells than the base did."""
+        return (
+            self.base is not None
+            and self.head is not None
+            and (self.head.carried < self.base.carried)
+        )
 
 
 class Diff(_Model):
@@ -103,17 +136,39 @@ class Diff(_Model):
     """Target version changes, in words (`reference 0.1.0 → 0.2.0`)."""
     unchanged: int
     changes: list[CellChange]
+    capability: list[CapabilityMove] = []
+    """Per target, in the head's order."""
 
     def of(self, kind: ChangeKind) -> list[CellChange]:
         return [change for change in self.changes if change.kind == kind]
 
-    def regressions(self, levels: tuple[Level, ...] = LEVELS) -> list[CellChange]:
-        """The regressions that break a rule of one of `levels`."""
-        return [c for c in self.of("regression") if set(c.levels) & set(levels)]
+    def regressions(
+        self, levels: tuple[Level, ...] = LEVELS, *, include_unsettled: bool = False
+    ) -> list[CellChange]:
+        """The regressions that break a rule of one of `levels`, on settled cells unless
+        `include_unsettled`."""
+        return [
+            c
+            for c in self.of("regression")
+            if set(c.levels) & set(levels) and (include_unsettled or not c.unsettled)
+        ]
+
+    def capability_drops(self) -> list[CapabilityMove]:
+        """The targets that carry fewer cells in the head than in the base."""
+        return [move for move in self.capability if move.dropped]
 
 
-def diff_reports(base: Report, head: Report) -> Diff:
-    """Every cell that differs between base and head, classified."""
+def diff_reports(
+    base: Report,
+    head: Report,
+    *,
+    capability: tuple[dict[str, Capability], dict[str, Capability]] | None = None,
+) -> Diff:
+    """Every cell that differs between base and head, classified.
+
+    `capability`, when given, is each side's capability per target (`figures.capability_of`
+    over every line, where the reports were built from the gated levels only); else the
+    reports' own."""
     before = _cells(base)
     after = _cells(head)
     changes: list[CellChange] = []
@@ -131,13 +186,24 @@ def diff_reports(base: Report, head: Report) -> Diff:
         for target in head.targets
         if target.name in versions and versions[target.name] != target.version
     ]
+    before_cap, after_cap = capability or (_capabilities(base), _capabilities(head))
+    names = [t.name for t in head.targets] + [t.name for t in base.targets]
     return Diff(
         base=_describe(base),
         head=_describe(head),
         targets=moved,
         unchanged=unchanged,
         changes=changes,
+        capability=[
+            CapabilityMove(target=name, base=before_cap.get(name), head=after_cap.get(name))
+            for name in dict.fromkeys(names)
+            if name in before_cap or name in after_cap
+        ],
     )
+
+
+def _capabilities(report: Report) -> dict[str, Capability]:
+    return {t.name: t.capability for t in report.targets if t.capability is not None}
 
 
 def _describe(report: Report) -> str:
@@ -189,6 +255,8 @@ def _side(cell: CellReport) -> CellSide:
         if reason is None and check.reason:
             reason = check.reason
     status: DiffStatus = "xpass" if cell.status == "fail" and not failing else cell.status
+    if cell.na is not None:
+        status = "skip"
     levels: dict[Level, DiffStatus] = {
         level: "xpass" if at == "fail" and level not in failing else at
         for level, at in cell.levels.items()
@@ -200,6 +268,8 @@ def _side(cell: CellReport) -> CellSide:
         "verdicts": verdicts,
         "reason": reason,
         "levels": levels,
+        "known": cell.known,
+        "na": cell.na,
     }
     return construct_trusted(CellSide, values, _SIDE_FIELDS)
 
@@ -212,6 +282,8 @@ def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -
     if old == new:  # nothing below can tell them apart: no note, no rank moved, no level
         return None
     notes = _notes(old, new)
+    if old.na != new.na:  # counted apart: shown, never ranked
+        return CellChange(target=target, cell=cell, kind="changed", base=old, head=new, notes=notes)
     by_status = STATUS_RANK[new.status] - STATUS_RANK[old.status]
     by_outcome = 0
     if old.outcome is not None and new.outcome is not None:
@@ -236,13 +308,28 @@ def _compare(key: tuple[str, str], old: CellSide | None, new: CellSide | None) -
     else:
         return None
     levels = broken if kind == "regression" else []
+    unsettled = kind == "regression" and new.status == "fail" and new.known == "uncertain"
     return CellChange(
-        target=target, cell=cell, kind=kind, base=old, head=new, notes=notes, levels=levels
+        target=target,
+        cell=cell,
+        kind=kind,
+        base=old,
+        head=new,
+        notes=[*notes, _UNSETTLED] if unsettled else notes,
+        levels=levels,
+        unsettled=unsettled,
     )
+
+
+_UNSETTLED = "unsettled: the matrix marks this expectation uncertain (docs/live-verification.md)"
 
 
 def _notes(old: CellSide, new: CellSide) -> list[str]:
     notes: list[str] = []
+    if old.na != new.na:
+        notes.append(
+            f"now not applicable ({new.na})" if new.na else f"applies again (was {old.na})"
+        )
     if old.status == "xfail" and new.status in ("pass", "xpass"):
         notes.append("the known deviation no longer happens")
     if new.status == "xpass" and old.status != "xpass":
@@ -283,15 +370,29 @@ _GLYPHS: dict[str, str] = {
 }
 
 
-def render_diff(diff: Diff, fail_on: tuple[Level, ...] = LEVELS) -> str:
+def render_diff(
+    diff: Diff,
+    fail_on: tuple[Level, ...] = LEVELS,
+    *,
+    include_unsettled: bool = False,
+    fail_on_capability: bool = False,
+) -> str:
     """The diff as Markdown for a PR comment or a job summary; the same diff, the same bytes.
 
     The headline counts the regressions that break a rule of a level in `fail_on` (the levels
-    the gate fails on); the others are listed with the levels they break."""
-    regressions = len(diff.regressions(fail_on))
+    the gate fails on), on settled cells unless `include_unsettled`; the others are listed
+    with the levels they break. A capability drop is shown always, and in the headline when
+    the gate fails on it (`fail_on_capability`)."""
+    regressions = len(diff.regressions(fail_on, include_unsettled=include_unsettled))
     headline = f"❌ {_plural(regressions, 'regression')}" if regressions else "✅ no regressions"
     if fail_on != LEVELS:
         headline += f" at {', '.join(fail_on)} level" + ("s" if len(fail_on) > 1 else "")
+    apart = len(diff.regressions(fail_on, include_unsettled=True)) - regressions
+    if apart:
+        headline += f" (and {apart} on unsettled cells, not gated)"
+    drops = diff.capability_drops()
+    if drops and fail_on_capability:
+        headline += f" · ❌ capability dropped for {', '.join(m.target for m in drops)}"
     counts = " · ".join(_plural(len(diff.of(kind)), noun) + after for kind, noun, after in _COUNTS)
     out = [
         f"## Conformance diff: {headline}",
@@ -307,6 +408,14 @@ def render_diff(diff: Diff, fail_on: tuple[Level, ...] = LEVELS) -> str:
         for level in LEVELS
     ]
     out.append(f"- Regressions per level: {' · '.join(per_level)}")
+    unsettled = [c for c in diff.of("regression") if c.unsettled]
+    if unsettled:
+        out.append(
+            f"- Unsettled: {_plural(len(unsettled), 'regression')} on cells whose expectation"
+            " the matrix marks uncertain (docs/live-verification.md says what settles them)"
+            + ("" if include_unsettled else "; not gated (--include-unsettled gates them)")
+        )
+    out += [f"- Capability: {md_text(_capability(move))}" for move in diff.capability]
     for kind, heading in _HEADINGS.items():
         changes = diff.of(kind)
         if changes:
@@ -335,7 +444,29 @@ def _table(changes: list[CellChange]) -> list[str]:
 
 
 def _status(side: CellSide) -> str:
-    return f"{_GLYPHS[side.status]} {side.status}"
+    if side.na is not None:
+        return "n/a"
+    mark = "❔" if side.status == "fail" and side.known == "uncertain" else _GLYPHS[side.status]
+    return f"{mark} {side.status}"
+
+
+def _capability(move: CapabilityMove) -> str:
+    """`reference: carried 40 → 38 of 80 carriable cells (-2, dropped)`, or one side's words."""
+    base, head = move.base, move.head
+    if base is None or head is None:
+        side = "head only" if base is None else "base only"
+        known = head or base
+        assert known is not None
+        return f"{move.target} ({side}): {capability_words(known)}"
+    if (base.carried, base.carriable) == (head.carried, head.carriable):
+        return f"{move.target}: {capability_words(head)}, unchanged"
+    by = head.carried - base.carried
+    sign = "+" if by > 0 else "-" if by < 0 else "±"
+    return (
+        f"{move.target}: carried {base.carried} → {head.carried} of {head.carriable} carriable"
+        f" cells ({sign}{abs(by)}{', dropped' if move.dropped else ''})"
+        + (f"; the base had {base.carriable} carriable" if base.carriable != head.carriable else "")
+    )
 
 
 def _move(was: str | None, now: str | None) -> str:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, get_args
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, RATIONALE
 from conformance.paths import is_safe_name
+from conformance.reports.figures import capability_words
 from conformance.reports.report import (
     CellReport,
     PropertyReport,
@@ -185,7 +186,8 @@ class _Page:
             f'<section class="target" data-target="{_e(target.name)}">',
             f'<h2>{_e(target.name)} <span class="version">{_e(target.version)}</span></h2>',
             f'<p class="totals">{totals.cells_by_status["pass"]} of {totals.cells} cells'
-            f" conformant ({totals.conformant_share:.1%}) · {by_status}</p>",
+            f" conformant ({totals.conformant_share:.1%}) · {by_status}"
+            f" · unsettled {totals.unsettled} · n/a {totals.not_applicable}</p>",
             _compliance(target),
             _properties(target.properties),
         ]
@@ -303,6 +305,8 @@ class _Page:
 
 def _face(cell: CellReport) -> tuple[str, str]:
     """The glyph and word a cell shows: what was observed, or why not."""
+    if cell.na is not None:
+        return "n/a", "not applicable"
     if cell.status == "skip":
         return _STATUS_GLYPHS["skip"], "skipped"
     word = cell.outcome or "not observed"
@@ -318,6 +322,8 @@ def _compliance(target: TargetReport) -> str:
         f"<strong>{c.level}</strong>: {_e(level_words(c))}</li>"
         for c in target.compliance
     )
+    if target.capability is not None:
+        items += f"<li><strong>capability</strong>: {_e(capability_words(target.capability))}</li>"
     return f'<ul class="compliance" aria-label="Compliance per level">{items}</ul>'
 
 

@@ -18,6 +18,13 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, RATIONALE, Level
 from conformance.matrix.lifecycle import Status, status_on
+from conformance.reports.figures import (
+    SETTLE,
+    Capability,
+    capability_of,
+    capability_words,
+    is_unsettled,
+)
 from conformance.reports.results import (
     CellStatus,
     EndLine,
@@ -25,6 +32,7 @@ from conformance.reports.results import (
     Known,
     Live,
     MetaLine,
+    NotApplicable,
     Outcome,
     PropertyLine,
     ReportError,
@@ -115,6 +123,15 @@ class CellReport(_Model):
     keeps every required rule and lays the payload out its own way is `pass` at `required`."""
     live: Live | None = None
     """What a live API said to the cell's request, when that was recorded."""
+    na: NotApplicable | None = None
+    """Set when the cell is not applicable to the target (`ResultLine.na`); its checks are
+    skips whose detail is the reason, and the cell counts apart in every figure."""
+
+    @property
+    def unsettled(self) -> bool:
+        """A failing cell whose every failure rests on an expectation the matrix marks
+        uncertain (`conformance.reports.figures`)."""
+        return self.known == "uncertain" and any(k.verdict == "fail" for k in self.checks)
 
 
 class ContentTypeCells(_Model):
@@ -137,12 +154,18 @@ class RowReport(_Model):
 
 class Totals(_Model):
     cells: int
+    """The cells that apply to the target (n/a cells are counted apart)."""
     cells_by_status: dict[CellStatus, int]
+    """Over the cells that apply; `fail` counts the settled failures, `unsettled` the rest."""
     checks_by_verdict: dict[Verdict, int]
     cells_by_known: dict[Known, int]
     """Where each cell's expectation comes from."""
     conformant_share: float
-    """Cells with status pass / all cells (0.0 when there are none)."""
+    """Cells with status pass / cells that apply (0.0 when there are none)."""
+    unsettled: int = 0
+    """Failing cells whose expectation the matrix marks uncertain."""
+    not_applicable: int = 0
+    """Cells not applicable to the target, declared or of a row it cannot serve."""
 
 
 class LevelCompliance(_Model):
@@ -150,14 +173,19 @@ class LevelCompliance(_Model):
 
     level: Level
     cells: int
-    """Cells with at least one check of this level."""
+    """Cells that apply to the target with at least one check of this level."""
     cells_by_status: dict[CellStatus, int]
-    """Over this level's checks alone (see `CellReport.levels`)."""
+    """Over this level's checks alone (see `CellReport.levels`); `fail` counts the settled
+    failures, `unsettled` the others."""
     conformant_share: float
     """Cells with status pass at this level / cells (0.0 when there are none)."""
     properties: int
     properties_held: int
     """Properties of this level that passed (a declared failure is not held)."""
+    unsettled: int = 0
+    """Cells failing at this level on an expectation the matrix marks uncertain."""
+    not_applicable: int = 0
+    """Cells with checks of this level not applicable to the target (left out of `cells`)."""
 
 
 class PropertyReport(_Model):
@@ -184,6 +212,8 @@ class TargetReport(_Model):
     """Per level, strongest first; every level, even one without checks in the run."""
     properties: list[PropertyReport] = []
     """In the order the results list them; none when the run searched no property."""
+    capability: Capability | None = None
+    """What the target carried of what the rows can carry (`conformance.reports.figures`)."""
 
 
 class Report(_Model):
@@ -250,6 +280,8 @@ def _target_report(
         rows.setdefault(group[0].row, []).append(_cell_report(name, group))
         firsts.setdefault(group[0].row, group[0])
     cells = [cell for row_cells in rows.values() for cell in row_cells]
+    applying = [cell for cell in cells if cell.na is None]
+    unsettled = [cell.unsettled for cell in applying]
     properties = [
         PropertyReport(
             name=line.property,
@@ -268,32 +300,51 @@ def _target_report(
         version=version,
         rows=[_row_report(firsts[row], cs, meta) for row, cs in rows.items()],
         totals=Totals(
-            cells=len(cells),
-            cells_by_status=_count(get_args(CellStatus), [c.status for c in cells]),
+            cells=len(applying),
+            cells_by_status=_count(
+                get_args(CellStatus),
+                [c.status for c, u in zip(applying, unsettled, strict=True) if not u],
+            ),
             checks_by_verdict=_count(get_args(Verdict), [line.verdict for line in lines]),
             cells_by_known=_count(get_args(Known), [c.known for c in cells]),
             conformant_share=(
-                sum(c.status == "pass" for c in cells) / len(cells) if cells else 0.0
+                sum(c.status == "pass" for c in applying) / len(applying) if applying else 0.0
             ),
+            unsettled=sum(unsettled),
+            not_applicable=len(cells) - len(applying),
         ),
         compliance=[_compliance(level, cells, properties) for level in LEVELS],
         properties=properties,
+        capability=capability_of(lines),
     )
 
 
 def _compliance(
     level: Level, cells: list[CellReport], properties: list[PropertyReport]
 ) -> LevelCompliance:
-    statuses = [c.levels[level] for c in cells if level in c.levels]
+    of_cells = [c for c in cells if level in c.levels]
+    applying = [c for c in of_cells if c.na is None]
+    statuses = [c.levels[level] for c in applying]
+    unsettled = [_unsettled_at(c, level) for c in applying]
     of_level = [p for p in properties if p.level == level]
     return LevelCompliance(
         level=level,
         cells=len(statuses),
-        cells_by_status=_count(get_args(CellStatus), statuses),
+        cells_by_status=_count(
+            get_args(CellStatus),
+            [s for s, u in zip(statuses, unsettled, strict=True) if not u],
+        ),
         conformant_share=statuses.count("pass") / len(statuses) if statuses else 0.0,
         properties=len(of_level),
         properties_held=sum(p.verdict == "pass" for p in of_level),
+        unsettled=sum(unsettled),
+        not_applicable=len(of_cells) - len(applying),
     )
+
+
+def _unsettled_at(cell: CellReport, level: Level) -> bool:
+    """The cell fails at `level` only where the matrix itself is unsure of the expectation."""
+    return any(k.level == level and is_unsettled(cell.known, k.verdict) for k in cell.checks)
 
 
 def _row_report(first: ResultLine, cells: list[CellReport], meta: MetaLine) -> RowReport:
@@ -328,7 +379,9 @@ def _count(keys: tuple[Any, ...], values: list[Any]) -> dict[Any, int]:
 _SHARED = ("api", "model", "expect", "known", "cite")
 """What every check of a cell says alike."""
 _shared = attrgetter(*_SHARED)
-_of_check = itemgetter("check", "level", "verdict", "detail", "reason", "link", "outcome", "live")
+_of_check = itemgetter(
+    "check", "level", "verdict", "detail", "reason", "link", "outcome", "live", "na"
+)
 """A line's own fields, from its `__dict__`, in one call."""
 _CHECK_FIELDS = set(CheckReport.model_fields)
 _CELL_FIELDS = set(CellReport.model_fields)
@@ -348,10 +401,12 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
     live: list[Live] = []
     checks: list[CheckReport] = []
     verdicts: dict[Level, set[Verdict]] = {}
+    na: NotApplicable | None = None
     for line in group:
         if line is not first and _shared(line) != shared:
             _disagree(target, first, line)
-        check, level, verdict, detail, reason, link, outcome, seen = _of_check(line.__dict__)
+        check, level, verdict, detail, reason, link, outcome, seen, na_ = _of_check(line.__dict__)
+        na = na or na_
         if outcome is not None and outcome not in outcomes:
             outcomes.append(outcome)
         if seen is not None and seen not in live:
@@ -393,6 +448,7 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
             "checks": checks,
             "levels": {level: _status(verdicts[level]) for level in LEVELS if level in verdicts},
             "live": live[0] if live else None,
+            "na": na,
         },
         _CELL_FIELDS,
     )
@@ -427,7 +483,8 @@ _BY_EXPECT: dict[Expect, str] = {
 }
 _LEGEND = (
     "Legend: ✅ native · ↪️ fallback with marker · 🚫 raised as expected (unsupported)"
-    " · ❌ failure · ⚠️ known deviation · ⏭️ skipped · – no such cell"
+    " · ❌ failure · ❔ failure on an unsettled cell (its expectation is uncertain)"
+    " · ⚠️ known deviation · ⏭️ skipped · n/a not applicable to the target · – no such cell"
 )
 
 
@@ -478,6 +535,8 @@ def render_markdown(report: Report) -> str:
             continue
         cells = [c for row in target.rows for ct in row.content_types for c in ct.cells]
         out += _render_compliance(target)
+        if target.capability is not None:
+            out += [f"Capability: {md_text(capability_words(target.capability))}.", ""]
         out += [_LEGEND, *_render_tables(target.rows, cells), *_render_totals(target.totals)]
         out += _render_properties(target.properties)
         out += _render_findings(cells)
@@ -491,6 +550,10 @@ def level_words(compliance: LevelCompliance) -> str:
     else:
         passed = compliance.cells_by_status["pass"]
         words = f"{passed} of {compliance.cells} cells ({compliance.conformant_share:.1%})"
+    if compliance.unsettled:
+        words += f" · {compliance.unsettled} unsettled"
+    if compliance.not_applicable:
+        words += f" · {compliance.not_applicable} n/a"
     if compliance.properties:
         words += f" · properties {compliance.properties_held} of {compliance.properties} held"
     return words
@@ -501,16 +564,25 @@ def _render_compliance(target: TargetReport) -> list[str]:
     out = [
         "### Compliance per level",
         "",
-        "| level | conformant | known deviations | failures | skipped | what it protects |",
-        "|---|---|---|---|---|---|",
+        "| level | conformant | known deviations | failures | unsettled | skipped | n/a"
+        " | what it protects |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for compliance in target.compliance:
         by = compliance.cells_by_status
         out.append(
             f"| {compliance.level} | {md_text(level_words(compliance))} | {by['xfail']}"
-            f" | {by['fail']} | {by['skip']} | {md_text(RATIONALE[compliance.level])} |"
+            f" | {by['fail']} | {compliance.unsettled} | {by['skip']}"
+            f" | {compliance.not_applicable} | {md_text(RATIONALE[compliance.level])} |"
         )
-    return [*out, ""]
+    out.append("")
+    if any(c.unsettled for c in target.compliance):
+        out += [
+            "Unsettled: failures on cells whose expectation the matrix marks uncertain;"
+            f" {SETTLE} says which live recording settles each.",
+            "",
+        ]
+    return out
 
 
 _PROPERTY_GLYPHS: dict[Verdict, str] = {
@@ -588,12 +660,15 @@ def _render_totals(totals: Totals) -> list[str]:
     statuses = " · ".join(f"{s} {n}" for s, n in totals.cells_by_status.items())
     verdicts = " · ".join(f"{v} {n}" for v, n in totals.checks_by_verdict.items())
     conformant = totals.cells_by_status["pass"]
+    apart = f" · unsettled {totals.unsettled}" if totals.unsettled else ""
+    if totals.not_applicable:
+        apart += f"; {totals.not_applicable} more not applicable"
     return [
         "",
         f"Where each cell's expectation comes from: {known}",
         "",
-        f"- Cells: {totals.cells} ({statuses}); conformant: {conformant} of {totals.cells}"
-        f" ({totals.conformant_share:.1%})",
+        f"- Cells: {totals.cells} ({statuses}{apart}); conformant: {conformant} of"
+        f" {totals.cells} ({totals.conformant_share:.1%})",
         f"- Checks: {sum(totals.checks_by_verdict.values())} ({verdicts})",
     ]
 
@@ -602,17 +677,29 @@ def _render_findings(cells: list[CellReport]) -> list[str]:
     """Failures (fail, xpass) with their detail, known deviations, and skips with why."""
     found = [(cell, check) for cell in cells for check in cell.checks]
     out = ["", "### Failures", ""]
-    failures = [(c, k) for c, k in found if k.verdict in ("fail", "xpass")]
-    for cell, check in failures:
-        out.append(
-            f"- {md_code(cell.id)} · {md_code(check.check)} ({check.level})"
-            f" · outcome {_words(cell.outcome)}"
-        )
-        if check.verdict == "xpass":
-            out[-1] += f" · xpass: the declared deviation no longer happens{_why(check)}"
-        out += _block(check.detail)
-    if not failures:
-        out.append("No failures.")
+    failing = [(c, k) for c, k in found if k.verdict in ("fail", "xpass")]
+    failures = [(c, k) for c, k in failing if not is_unsettled(c.known, k.verdict)]
+    unsettled = [(c, k) for c, k in failing if is_unsettled(c.known, k.verdict)]
+    for title, listed in (("", failures), ("Unsettled failures", unsettled)):
+        if title and listed:
+            out += [
+                "",
+                f"### {title}",
+                "",
+                "The matrix marks these cells' expectation uncertain: each failure rests on a"
+                f" guess until a live recording settles it ({SETTLE}).",
+                "",
+            ]
+        for cell, check in listed:
+            out.append(
+                f"- {md_code(cell.id)} · {md_code(check.check)} ({check.level})"
+                f" · outcome {_words(cell.outcome)}"
+            )
+            if check.verdict == "xpass":
+                out[-1] += f" · xpass: the declared deviation no longer happens{_why(check)}"
+            out += _block(check.detail)
+        if not title and not listed:
+            out.append("No failures." if not unsettled else "No settled failures.")
     deviations = [(c, k) for c, k in found if k.verdict == "xfail"]
     if deviations:
         out += ["", "### Known deviations", ""]
@@ -621,17 +708,26 @@ def _render_findings(cells: list[CellReport]) -> list[str]:
             f"- {md_code(cell.id)} · {md_code(check.check)} ({check.level})"
             f" · outcome {_words(cell.outcome)}{_why(check)}"
         )
-    skips = [(c, k) for c, k in found if k.verdict == "skip"]
+    skips = [(c, k) for c, k in found if k.verdict == "skip" and c.na is None]
     if skips:
         out += ["", "### Skipped", ""]
     for cell, check in skips:
         out.append(f"- {md_code(cell.id)} · {md_code(check.check)}: {md_text(check.detail)}")
+    not_applicable = [c for c in cells if c.na is not None]
+    if not_applicable:
+        out += ["", "### Not applicable", ""]
+    for cell in not_applicable:
+        why = cell.checks[0].detail if cell.checks else ""
+        kind = "declared" if cell.na == "declared" else "a row the target cannot serve"
+        out.append(f"- {md_code(cell.id)} ({kind}): {md_text(why)}")
     return out
 
 
 def _glyph(cell: CellReport) -> str:
+    if cell.na is not None:
+        return "n/a"
     if cell.status == "fail":
-        return f"❌ {_words(cell.outcome)}"
+        return f"{'❔' if cell.unsettled else '❌'} {_words(cell.outcome)}"
     if cell.status == "xfail":
         return f"⚠️ {_words(cell.outcome)}"
     if cell.status == "skip":
@@ -726,18 +822,24 @@ def _badge_text(text: str) -> str:
 
 def badges(report: Report) -> dict[str, dict[str, str | int]]:
     """shields.io endpoint badges, keyed by file name: per target, `<target>.json` (cells that
-    pass every check) and `<target>-<level>.json` for each level with cells (cells that keep
-    every rule of that level, e.g. `required 118/120`)."""
+    pass every check), `<target>-<level>.json` for each level with cells (cells that keep
+    every rule of that level, e.g. `118/120 cells`), each over the cells that apply, with the
+    unsettled failures and the n/a cells beside (`118/120 cells · 2 unsettled · 40 n/a`), and
+    `<target>-capability.json` (`carried 60/80`: what it carried of the carriable cells)."""
     out: dict[str, dict[str, str | int]] = {}
     owners: dict[str, str] = {}
     for target in report.targets:
         stem = _UNSAFE.sub("-", target.name).strip(".")
         totals = target.totals
-        wanted: list[tuple[str, str, int, int, float]] = [
+        wanted: list[tuple[str, str, str, int, float]] = [
             (
                 f"{stem}.json",
                 f"{_badge_text(target.name)} conformance",
-                totals.cells_by_status["pass"],
+                _apart(
+                    f"{totals.cells_by_status['pass']}/{totals.cells} cells",
+                    totals.unsettled,
+                    totals.not_applicable,
+                ),
                 totals.cells,
                 totals.conformant_share,
             )
@@ -746,14 +848,27 @@ def badges(report: Report) -> dict[str, dict[str, str | int]]:
             (
                 f"{stem}-{c.level}.json",
                 f"{_badge_text(target.name)}: {c.level} rules",
-                c.cells_by_status["pass"],
+                _apart(
+                    f"{c.cells_by_status['pass']}/{c.cells} cells", c.unsettled, c.not_applicable
+                ),
                 c.cells,
                 c.conformant_share,
             )
             for c in target.compliance
-            if c.cells
+            if c.cells or c.not_applicable
         ]
-        for name, label, passed, cells, share in wanted:
+        if target.capability is not None and target.capability.carriable:
+            capability = target.capability
+            wanted.append(
+                (
+                    f"{stem}-capability.json",
+                    f"{_badge_text(target.name)}: carried",
+                    f"{capability.carried}/{capability.carriable} carriable cells",
+                    capability.carriable,
+                    capability.share,
+                )
+            )
+        for name, label, message, cells, share in wanted:
             if name in owners:
                 raise ReportError(f"targets {owners[name]!r} and {target.name!r} share {name}")
             owners[name] = target.name
@@ -761,7 +876,16 @@ def badges(report: Report) -> dict[str, dict[str, str | int]]:
             out[name] = {
                 "schemaVersion": 1,
                 "label": label,
-                "message": f"{passed}/{cells} cells" if cells else "no cells",
+                "message": message if cells else _apart("no cells", 0, totals.not_applicable),
                 "color": colour if cells else "lightgrey",
             }
     return out
+
+
+def _apart(message: str, unsettled: int, not_applicable: int) -> str:
+    """A badge's message with what is counted apart: unsettled failures, n/a cells."""
+    if unsettled:
+        message += f" · {unsettled} unsettled"
+    if not_applicable:
+        message += f" · {not_applicable} n/a"
+    return message

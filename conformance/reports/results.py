@@ -58,6 +58,8 @@ __all__ = [
     "Known",
     "Live",
     "MetaLine",
+    "NotApplicable",
+    "Observed",
     "Outcome",
     "PropertyLine",
     "ReportError",
@@ -74,6 +76,7 @@ __all__ = [
     "construct_trusted",
     "load_results",
     "merge_results",
+    "observed",
     "targets_of",
 ]
 
@@ -82,6 +85,9 @@ Expect = Expectation
 Known = Literal["doc", "sdk", "third-party", "uncertain"]
 Source = Literal["inline", "url"]
 Style = Literal["result", "prompt", "error"]
+Observed = Literal["pass", "fail", "skip"]
+"""A check's raw observation, before deviations (`observed`)."""
+NotApplicable = Literal["declared", "unserved"]
 CellStatus = Literal["pass", "fail", "xfail", "skip"]
 """A cell's status: `fail` if any check failed or xpassed, else `xfail` if any check is a
 known deviation, else `skip` if any check was skipped (a skip counts against compliance),
@@ -190,6 +196,12 @@ class ResultLine(_Model):
     """Our own notes on a known deviation (absent in older files)."""
     live: Live | None = None
     """Optional: what a live API said to this cell's request; absent when none was recorded."""
+    na: NotApplicable | None = None
+    """Why the cell is not applicable to the target, on a `skip` whose detail is the reason:
+    `declared` (a feature the target declares it does not have, its `not_applicable`) or
+    `unserved` (a row the target cannot serve, its `supports`). Such a cell counts apart
+    (`conformance.reports.figures`), never as a pass nor against compliance; absent elsewhere
+    and in older files."""
 
     @field_validator("level")
     @classmethod
@@ -207,7 +219,26 @@ class ResultLine(_Model):
             raise ValueError("an xfail needs a reason")
         if self.verdict == "skip" and not self.detail:
             raise ValueError("a skip needs a detail saying why")
+        if self.na is not None and self.verdict != "skip":
+            raise ValueError(f"a cell not applicable ({self.na}) is a skip, not {self.verdict}")
         return self
+
+
+def observed(verdict: Verdict) -> Observed:
+    """What the check itself observed, before any deviations file: a deviation only relabels
+    a result (`conformance.judging.deviations.judge`: a declared check that fails is `xfail`,
+    one that passes is `xpass`), so every results line carries its raw observation already,
+    whichever deviations file the run applied."""
+    return _OBSERVED[verdict]
+
+
+_OBSERVED: dict[Verdict, Observed] = {
+    "pass": "pass",
+    "xpass": "pass",
+    "fail": "fail",
+    "xfail": "fail",
+    "skip": "skip",
+}
 
 
 class PropertyLine(_Model):
@@ -523,6 +554,7 @@ if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] 
     "url",
     "notes",
     "live",
+    "na",
 ]:
     raise AssertionError("_FastResults.line shares fields sets by these optional fields")
 
@@ -582,8 +614,10 @@ class _FastResults:
                 return None
             self.cells.add(key)
         verdict = values["verdict"]  # ... and on its verdict
-        if (verdict == "xfail" and not values["reason"]) or (
-            verdict == "skip" and not values["detail"]
+        if (
+            (verdict == "xfail" and not values["reason"])
+            or (verdict == "skip" and not values["detail"])
+            or (values["na"] is not None and verdict != "skip")
         ):
             return None
         if values["level"] is None:  # ResultLine._default_level
@@ -592,7 +626,13 @@ class _FastResults:
                 return None
             values["level"] = level
         given = fields.model_fields_set
-        key = ("level" in given, "url" in given, "notes" in given, "live" in given)
+        key = (
+            "level" in given,
+            "url" in given,
+            "notes" in given,
+            "live" in given,
+            "na" in given,
+        )
         shared = self.fields_sets.setdefault(key, given)  # one set per kind of line
         model = construct_trusted(ResultLine, values, shared)
         if self.known is not None:
@@ -716,13 +756,14 @@ _json_line = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _result_record(line: ResultLine) -> dict[str, Any]:
-    """A cell line as the plugin writes it: `level`, `url`, `notes` and `live` only when set.
+    """A cell line as the plugin writes it: `level`, `url`, `notes`, `live` and `na` only when
+    set.
 
     Without `live`, every field is a string or null, so the fields in their order (the
     model's `__dict__`) are the line's JSON form, as `model_dump(mode="json")` gives it
     (tests/test_results_fast.py pins it) without a pass of pydantic's serializer per line."""
     record = line.model_dump(mode="json") if line.live is not None else dict(line.__dict__)
-    for optional in ("live", "level", "url", "notes"):
+    for optional in ("live", "level", "url", "notes", "na"):
         if record[optional] is None:
             del record[optional]
     return record

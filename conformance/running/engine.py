@@ -35,6 +35,7 @@ from conformance.judging.checks import (
 from conformance.judging.deviations import DeviationsError, DeviationsFile, judge, load_deviations
 from conformance.judging.levels import level_of
 from conformance.judging.payload import BLOB_THRESHOLD, snapshot_text
+from conformance.judging.refusal import refusal_kept
 from conformance.matrix import CellSpec, Matrix, MatrixError, load_matrix
 from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.paths import PathProblem
@@ -42,6 +43,7 @@ from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live
 from conformance.recording.media import collect, store_of, write_blobs
 from conformance.recording.media_audit import MediaAudit
 from conformance.running import runlog, selection
+from conformance.running.applicable import declared_not_applicable, not_applicable_reason
 from conformance.running.config import ConfigError, RunSettings, packaged, run_settings
 from conformance.running.options import ENGINE
 from conformance.running.property_gate import (
@@ -107,6 +109,8 @@ class _State:
     deviations: dict[str, DeviationsFile | None] = field(
         default_factory=dict[str, "DeviationsFile | None"]
     )
+    not_applicable: dict[str, dict[str, str]] = field(default_factory=dict[str, dict[str, str]])
+    """Per target spec, the features it declares it does not have (`running.applicable`)."""
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -119,6 +123,7 @@ class _State:
             for spec in self.target_specs:
                 try:
                     self.targets[spec] = resolve_target(spec)
+                    self.not_applicable[spec] = declared_not_applicable(self.targets[spec])
                 except TargetError as error:
                     raise pytest.UsageError(str(error)) from None
                 missing = getattr(self.targets[spec], "unavailable", None)
@@ -341,9 +346,14 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
         "link": None,
     }
     item.user_properties.append((_RECORD, record))
-    reason = getattr(target, "unavailable", None) or target.supports(row_ref(cell))
-    if reason is not None:
-        record["detail"] = reason
+    unavailable = getattr(target, "unavailable", None)
+    if unavailable:  # the target cannot run here: a skip that counts against compliance
+        record["detail"] = unavailable
+        pytest.skip(unavailable)
+    declared = not_applicable_reason(state.not_applicable.get(case.target, {}), cell)
+    reason = declared or target.supports(row_ref(cell))
+    if reason is not None:  # counted apart: `n/a` (declared) or a row it cannot serve
+        record["detail"], record["na"] = reason, "declared" if declared else "unserved"
         pytest.skip(reason)
     run = state.run(case.target, cell)
     record["outcome"] = run.observation.outcome
@@ -370,7 +380,7 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if case.check == "cassette":
         result = _cassette(state, target.name, run, record)
     else:
-        result = evaluate(run, case.check)
+        result = refusal_kept(run, case.check, evaluate(run, case.check))
     record["detail"] = result.detail
     judgement = judge(
         state.deviations.get(case.target),

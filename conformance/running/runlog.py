@@ -82,9 +82,9 @@ RESULT_FIELDS: Final = (
     "reason",
     "link",
 )
-"""The fields of a result line, in the order they are written (then `url` and `live`, where
-the record has them)."""
-OPTIONAL_FIELDS: Final = ("url", "notes", "live")
+"""The fields of a result line, in the order they are written (then `url`, `notes`, `live`
+and `na`, where the record has them)."""
+OPTIONAL_FIELDS: Final = ("url", "notes", "live", "na")
 
 
 class RunBusy(RuntimeError):

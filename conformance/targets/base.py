@@ -50,6 +50,15 @@ class Target(Protocol):
       request and answers 400, and prints the captured request body as indented JSON (URL
       media: the script serves the fixture bytes itself on 127.0.0.1). `conformance repro`
       adds a header with the cell, its expectation and the expected shape.
+    - `not_applicable`: a mapping of feature to reason, for the features the framework does not
+      have: `api:<api>` (e.g. `api:cohere`), `content:<content type>` (`content:video`),
+      `source:<source>` (`source:url`) or `style:<style>` (`style:prompt`, `style:error`).
+      Every cell with a declared feature is skipped with `n/a (<feature>): <reason>` and marked
+      `na: declared` in the results; the reports count such cells apart (never as passes),
+      give compliance over the cells that apply with the number of n/a cells beside it, and
+      count them as carriable but not carried, so declaring everything n/a cannot look good.
+      A row `supports` turns down is counted apart the same way (`na: unserved`). An unknown
+      feature stops the run (`conformance.running.applicable`).
     - `unavailable`: `None`, or why the target cannot run here, e.g. `"pydantic-ai is not
       installed: pip install ..."`. Its tests then skip with that reason, or the run stops
       with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox

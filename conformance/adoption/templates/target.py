@@ -25,6 +25,11 @@ class Target:
     # The exception types your framework raises, before sending, for content an api cannot
     # carry; any other exception counts as a crash. Default: conformance's UnsupportedContent.
     # refusal_types: tuple[type[BaseException], ...] = (YourError,)
+    # The features your framework does not have, each with the reason: their cells are
+    # reported `n/a` with it, counted apart (never as passes), and compliance is given over
+    # the cells that apply. Features: api:<api>, content:<type>, source:<source>,
+    # style:<result|prompt|error>.
+    # not_applicable: dict[str, str] = {"style:prompt": "no tool-produced user content"}
 
     def supports(self, row: RowRef) -> str | None:
         return None if row.api in APIS else f"__TARGET_NAME__ does not speak {row.api}"
