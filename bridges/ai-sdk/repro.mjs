@@ -1,0 +1,4 @@
+// Reproducers: placeholder until written.
+export function repro(sdk, request) {
+  throw new Error('not yet');
+}
