@@ -27,7 +27,7 @@ import { Buffer } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 
 export const REFUSAL = 'UnsupportedFunctionalityError';
-const KEY = 'conformance-not-a-key';
+export const KEY = 'conformance-not-a-key';
 
 const PACKAGES = [
   'ai',
@@ -65,6 +65,7 @@ export function mockModel(MockModel, calls) {
     outputTokens: { total: 0, text: 0, reasoning: 0 },
   };
   return new MockModel({
+    supportedUrls: { '*/*': [/.*/] }, // it downloads nothing: only the provider's call may
     doGenerate: async () => ({
       content: calls,
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
@@ -113,80 +114,79 @@ function startRecorder() {
 
 // --- rows: the official provider package per api --------------------------------------------------
 
-function providers(sdk, base) {
-  const { openai, anthropic, google, bedrock, mistral, groq, xai, cohere } = sdk.providers;
-  return {
-    'openai-chat': (m) => openai.createOpenAI({ baseURL: `${base}/v1`, apiKey: KEY }).chat(m),
-    'openai-responses': (m) =>
-      openai.createOpenAI({ baseURL: `${base}/v1`, apiKey: KEY }).responses(m),
-    anthropic: (m) => anthropic.createAnthropic({ baseURL: `${base}/v1`, apiKey: KEY })(m),
-    gemini: (m) =>
-      google.createGoogleGenerativeAI({ baseURL: `${base}/v1beta`, apiKey: KEY })(m),
-    'bedrock-converse': (m) =>
-      bedrock.createAmazonBedrock({
+/** Per api: the provider package and how a user makes the row's model with a base URL. */
+export const PROVIDERS = {
+  'openai-chat': ['@ai-sdk/openai', (p, base, m) => p.createOpenAI({ baseURL: `${base}/v1`, apiKey: KEY }).chat(m)],
+  'openai-responses': [
+    '@ai-sdk/openai',
+    (p, base, m) => p.createOpenAI({ baseURL: `${base}/v1`, apiKey: KEY }).responses(m),
+  ],
+  anthropic: ['@ai-sdk/anthropic', (p, base, m) => p.createAnthropic({ baseURL: `${base}/v1`, apiKey: KEY })(m)],
+  gemini: [
+    '@ai-sdk/google',
+    (p, base, m) => p.createGoogleGenerativeAI({ baseURL: `${base}/v1beta`, apiKey: KEY })(m),
+  ],
+  'bedrock-converse': [
+    '@ai-sdk/amazon-bedrock',
+    (p, base, m) =>
+      p.createAmazonBedrock({
         baseURL: base,
         region: 'us-east-1',
         accessKeyId: 'AKIACONFORMANCE',
         secretAccessKey: 'conformance-not-a-secret',
       })(m),
-    mistral: (m) => mistral.createMistral({ baseURL: `${base}/v1`, apiKey: KEY })(m),
-    groq: (m) => groq.createGroq({ baseURL: `${base}/openai/v1`, apiKey: KEY })(m),
-    xai: sdk.xaiChat
-      ? (m) => xai.createXai({ baseURL: `${base}/v1`, apiKey: KEY }).chat(m)
-      : undefined,
-    cohere: (m) => cohere.createCohere({ baseURL: `${base}/v2`, apiKey: KEY })(m),
-  };
+  ],
+  mistral: ['@ai-sdk/mistral', (p, base, m) => p.createMistral({ baseURL: `${base}/v1`, apiKey: KEY })(m)],
+  groq: ['@ai-sdk/groq', (p, base, m) => p.createGroq({ baseURL: `${base}/openai/v1`, apiKey: KEY })(m)],
+  xai: ['@ai-sdk/xai', (p, base, m) => p.createXai({ baseURL: `${base}/v1`, apiKey: KEY }).chat(m)],
+  cohere: ['@ai-sdk/cohere', (p, base, m) => p.createCohere({ baseURL: `${base}/v2`, apiKey: KEY })(m)],
+};
+
+/** The apis this release serves: all but those it declares unsupported (`sdk.unsupported`). */
+function served(sdk) {
+  return Object.keys(PROVIDERS).filter((api) => !(api in sdk.unsupported));
 }
 
-const APIS = [
-  'openai-chat',
-  'openai-responses',
-  'anthropic',
-  'gemini',
-  'bedrock-converse',
-  'mistral',
-  'groq',
-  'xai',
-  'cohere',
-];
 
 // --- the history as the SDK's messages -------------------------------------------------------------
 
-function isText(part) {
+export function isText(part) {
   return part.type === 'text';
 }
 
 /** The history's media bytes (base64 in the URL-safe alphabet, as pydantic writes it) in the
  * standard alphabet, as an app holds base64 data. */
-function standardBase64(part) {
+export function standardBase64(part) {
   if (part.data === undefined) return part;
   return { ...part, data: Buffer.from(part.data, 'base64').toString('base64') };
 }
 
 /** The history with every media part's data in the standard base64 alphabet. */
-function normalized(history) {
+export function normalized(history) {
   return history.map((item) =>
     Array.isArray(item.content) ? { ...item, content: item.content.map(standardBase64) } : item,
   );
 }
 
 /** A user message part for a history part (`ImagePart`, `FilePart`, `TextPart`). */
-function userPart(part) {
+export function userPart(sdk, part) {
   if (isText(part)) return { type: 'text', text: part.text };
   const data = part.data !== undefined ? part.data : new URL(part.url);
-  if (part.type === 'image') return { type: 'image', image: data, mediaType: part.media_type };
+  if (part.type === 'image') return sdk.imagePart(data, part.media_type);
   return { type: 'file', data, mediaType: part.media_type, filename: part.identifier };
 }
 
-function messageOf(item) {
+export function messageOf(sdk, item) {
   if (typeof item.content === 'string') return { role: item.role, content: item.content };
-  if (item.role === 'user') return { role: 'user', content: item.content.map(userPart) };
+  if (item.role === 'user') {
+    return { role: 'user', content: item.content.map((part) => userPart(sdk, part)) };
+  }
   const text = item.content.filter(isText).map((p) => p.text).join('');
   return { role: item.role, content: text };
 }
 
 /** What the tool's `execute` returns: the exact string for a text-only result, else the parts. */
-function toolOutput(result) {
+export function toolOutput(result) {
   const parts = result.content;
   if (parts.length === 1 && isText(parts[0])) return parts[0].text;
   return { parts };
@@ -194,7 +194,7 @@ function toolOutput(result) {
 
 /** A tool per name: `execute` returns the history's result for the call id, `toModelOutput`
  * makes the release's content parts (`sdk.contentPart`) out of its media. */
-function toolsOf(sdk, history, results) {
+export function toolsOf(sdk, history, results) {
   const names = [...new Set(history.filter((i) => i.type !== 'message').map((i) => i.name))];
   const tools = {};
   for (const name of names) {
@@ -219,7 +219,7 @@ function toolsOf(sdk, history, results) {
 }
 
 /** One tool turn, run by the SDK's own loop: a model that asks for these calls, real tools. */
-async function runTurn(sdk, messages, calls, tools) {
+export async function runTurn(sdk, messages, calls, tools, instructions) {
   const model = sdk.mockModel(
     calls.map((call) => ({
       type: 'tool-call',
@@ -230,16 +230,22 @@ async function runTurn(sdk, messages, calls, tools) {
   );
   const result = await sdk.ai.generateText({
     model,
-    messages,
+    ...promptOptions(sdk, messages, instructions),
     tools,
     stopWhen: sdk.ai.stepCountIs(1),
   });
   return result.response.messages;
 }
 
-/** The SDK messages an app holds after the history's turns. */
+/** The SDK messages an app holds after the history's turns; a leading system message is the
+ * call's instructions (`sdk.systemOption`: `instructions` in 7, `system` in 6), since the 7
+ * line refuses system messages among the messages unless `allowSystemInMessages` is set. */
 export async function messagesOf(sdk, given) {
-  const history = normalized(given);
+  let history = normalized(given);
+  const leading = history[0];
+  const instructions =
+    leading?.type === 'message' && leading.role === 'system' ? messageOf(sdk, leading).content : undefined;
+  if (instructions !== undefined) history = history.slice(1);
   const results = new Map(
     history.filter((i) => i.type === 'tool_result').map((r) => [r.tool_call_id, r]),
   );
@@ -248,7 +254,9 @@ export async function messagesOf(sdk, given) {
   let calls = [];
   let waiting = []; // tool-produced user content: after the turn's tool message
   const close = async () => {
-    if (calls.length) messages.push(...(await runTurn(sdk, messages, calls, tools)));
+    if (calls.length) {
+      messages.push(...(await runTurn(sdk, messages, calls, tools, instructions)));
+    }
     calls = [];
     messages.push(...waiting);
     waiting = [];
@@ -265,20 +273,29 @@ export async function messagesOf(sdk, given) {
         calls.push({ tool_call_id: item.tool_call_id, name: item.name, arguments: {} });
       }
     } else if (item.source !== undefined) {
-      waiting.push(messageOf(item));
+      waiting.push(messageOf(sdk, item));
     } else {
       await close();
       resultsSeen = false;
-      messages.push(messageOf(item));
+      messages.push(messageOf(sdk, item));
     }
   }
   await close();
-  return { messages, tools };
+  return { messages, tools, instructions };
+}
+
+/** The call's prompt options: the instructions, and the SDK's opt-in for any later system
+ * message the history holds. */
+export function promptOptions(sdk, messages, instructions) {
+  const options = { messages };
+  if (instructions !== undefined) options[sdk.systemOption] = instructions;
+  if (messages.some((m) => m.role === 'system')) options.allowSystemInMessages = true;
+  return options;
 }
 
 // --- sending ----------------------------------------------------------------------------------------
 
-function rawBlobs(value) {
+export function rawBlobs(value) {
   if (Array.isArray(value)) return value.map(rawBlobs);
   if (value === null || typeof value !== 'object') return value;
   const out = {};
@@ -292,7 +309,7 @@ function rawBlobs(value) {
   return out;
 }
 
-function payloadOf(api, exchange) {
+export function payloadOf(api, exchange) {
   const body = JSON.parse(exchange.body.toString('utf8'));
   if (api !== 'bedrock-converse') return body;
   const found = /^\/model\/([^/]+)\/converse(?:-stream)?(?:\?.*)?$/.exec(exchange.path);
@@ -306,7 +323,7 @@ class NoRequest extends Error {}
  * the SDK asks for (`isUrlSupportedByModel` false), as the default does, without the default's
  * refusal of private addresses, since the suite serves its fixture media on 127.0.0.1 (a public
  * URL would be downloaded). */
-function downloadOf(sdk) {
+export function downloadOf(sdk) {
   return (requests) =>
     Promise.all(
       requests.map(async ({ url, isUrlSupportedByModel, abortSignal }) => {
@@ -326,16 +343,17 @@ function downloadOf(sdk) {
 }
 
 /** Send the messages for the row; the payload of the first request, or what was raised. */
-export async function send(sdk, base, row, messages, tools) {
+export async function send(sdk, base, row, { messages, tools, instructions }) {
   const channel = String(++channels);
   captured.set(channel, []);
-  const make = providers(sdk, `${base}/c${channel}`)[row.api];
-  if (make === undefined) throw new Error(`the ai-sdk bridge serves no ${row.api} rows`);
+  if (!served(sdk).includes(row.api)) throw new Error(`this release serves no ${row.api} rows`);
+  const [name, create] = PROVIDERS[row.api];
+  const make = (model) => create(sdk.packages[name], `${base}/c${channel}`, model);
   let raised;
   try {
     await sdk.ai.generateText({
       model: make(row.model),
-      messages,
+      ...promptOptions(sdk, messages, instructions),
       tools,
       maxRetries: 0,
       experimental_download: downloadOf(sdk),
@@ -365,24 +383,21 @@ function answerOf(sdk, id, error) {
 }
 
 export async function render(sdk, base, request) {
-  const { messages, tools } = await messagesOf(sdk, request.history);
+  const { messages, tools, instructions } = await messagesOf(sdk, request.history);
   const given = request.op === 'render_stored' ? JSON.parse(JSON.stringify(messages)) : messages;
-  return send(sdk, base, request.row, given, tools);
+  return send(sdk, base, request.row, { messages: given, tools, instructions });
 }
 
 export async function run(sdk) {
   const base = await startRecorder();
-  const rows = APIS.filter((api) => providers(sdk, base)[api] !== undefined);
-  const unsupported = Object.fromEntries(
-    APIS.filter((api) => !rows.includes(api)).map((api) => [api, sdk.unsupported[api]]),
-  );
+  const unsupported = sdk.unsupported;
   write({
     protocol: 1,
     name: 'ai-sdk',
     version: sdk.version,
     sdk_versions: sdk.versions,
     refusal_kinds: [REFUSAL],
-    rows: [...rows, ...Object.keys(unsupported)],
+    rows: Object.keys(PROVIDERS),
     unsupported,
     repro: { suffix: '.mjs', comment: '//', run: 'node {file}' },
   });

@@ -27,15 +27,31 @@ function contentPart(part) {
     : { type: 'file-url', url: part.url, mediaType: part.media_type };
 }
 
+/** A user message's image part of this release. */
+function imagePart(data, mediaType) {
+  return { type: 'image', image: data, mediaType };
+}
+
 const sdk = {
   ai,
-  providers: { openai, anthropic, google, bedrock, mistral, groq, xai, cohere },
+  packages: {
+    '@ai-sdk/openai': openai,
+    '@ai-sdk/anthropic': anthropic,
+    '@ai-sdk/google': google,
+    '@ai-sdk/amazon-bedrock': bedrock,
+    '@ai-sdk/mistral': mistral,
+    '@ai-sdk/groq': groq,
+    '@ai-sdk/xai': xai,
+    '@ai-sdk/cohere': cohere,
+  },
   UnsupportedFunctionalityError,
   contentPart,
+  systemOption: 'system',
   contentPartSource: contentPart.toString(),
+  imagePart,
+  imagePartSource: imagePart.toString(),
   mockModel: (calls) => mockModel(MockLanguageModelV3, calls),
   mockModelName: 'MockLanguageModelV3',
-  xaiChat: true,
   unsupported: {},
   ...versionsOf(new URL('./', import.meta.url)),
 };

@@ -23,15 +23,31 @@ function contentPart(part) {
   return { type: 'file', data, mediaType: part.media_type, ...named };
 }
 
+/** A user message's image part of this release. */
+function imagePart(data, mediaType) {
+  return { type: 'file', data, mediaType };
+}
+
 const sdk = {
   ai,
-  providers: { openai, anthropic, google, bedrock, mistral, groq, xai, cohere },
+  packages: {
+    '@ai-sdk/openai': openai,
+    '@ai-sdk/anthropic': anthropic,
+    '@ai-sdk/google': google,
+    '@ai-sdk/amazon-bedrock': bedrock,
+    '@ai-sdk/mistral': mistral,
+    '@ai-sdk/groq': groq,
+    '@ai-sdk/xai': xai,
+    '@ai-sdk/cohere': cohere,
+  },
   UnsupportedFunctionalityError,
   contentPart,
+  systemOption: 'instructions',
   contentPartSource: contentPart.toString(),
+  imagePart,
+  imagePartSource: imagePart.toString(),
   mockModel: (calls) => mockModel(MockLanguageModelV4, calls),
   mockModelName: 'MockLanguageModelV4',
-  xaiChat: false,
   unsupported: {
     xai: '@ai-sdk/xai 5 sends the xAI Responses API only; the matrix\'s xai api is Chat Completions',
   },
