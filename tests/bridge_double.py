@@ -17,12 +17,6 @@ import sys
 import time
 from typing import Any
 
-from conformance.errors import UnsupportedContent
-from conformance.history import load
-from conformance.targets.base import RowRef
-from conformance.targets.bridge.protocol import encode_payload
-from conformance.targets.reference import ReferenceTarget
-
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 
 
@@ -75,6 +69,12 @@ def answer(request: dict[str, Any]) -> None:
     if request["op"] == "repro":
         write({"id": rid, "script": "print('a reproducer')\n"})
         return
+    from conformance.errors import UnsupportedContent
+    from conformance.history import load
+    from conformance.targets.base import RowRef
+    from conformance.targets.bridge.protocol import encode_payload
+    from conformance.targets.reference import ReferenceTarget
+
     row = RowRef(**request["row"])
     history = load(json.dumps(request["history"]))
     target = ReferenceTarget()
@@ -98,7 +98,14 @@ def write_raw(text: str) -> None:
     sys.stdout.flush()
 
 
+NEVER_SERVES = {"dies", "hangs", "garbage", "wrong-id", "error", "bad-handshake", "no-handshake"}
+"""Modes that never render: they skip importing the reference, since a bridge that dies is
+started anew for every render, within the cell time limit."""
+
+
 def main() -> None:
+    if MODE not in NEVER_SERVES:  # import before the handshake, outside any render's limit
+        import conformance.targets.reference  # noqa: F401
     handshake()
     for line in sys.stdin:
         answer(json.loads(line))

@@ -10,7 +10,8 @@ dies). It ends at the end of its input.
    serves every row of that api, `openai-chat/gpt-6` one row), and optionally `unsupported`
    (row id or api -> why it is not served) and `repro` (how its reproducers are run).
 2. Then, for each `Request` line (`id`, `op`, `row`, `history` as
-   `conformance.history.dump` writes it), exactly one answer line with the same `id`:
+   `conformance.history.dump` writes it: media `data` is base64 in the URL-safe alphabet, as
+   pydantic writes bytes), exactly one answer line with the same `id`:
    `{"id", "payload"}` (what the target would send, the `Payload` of
    `conformance.targets.base`), `{"id", "refusal": {"kind", "message"}}` (a typed refusal,
    before sending), `{"id", "error": {"type", "message"}}` (anything else that went wrong), or,

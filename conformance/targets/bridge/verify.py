@@ -49,7 +49,7 @@ __all__ = ["verify_bridge"]
 def _requests(handshake: Handshake, matrix_path: Path) -> list[dict[str, Any]]:
     matrix = load_matrix(matrix_path)
     out: list[dict[str, Any]] = []
-    for cell in matrix.cells():
+    for cell in matrix.all_cells():
         if cell.api not in handshake.rows and cell.row_id not in handshake.rows:
             continue
         if cell.row_id in handshake.unsupported or cell.api in handshake.unsupported:
