@@ -389,6 +389,8 @@ export async function render(sdk, base, request) {
 }
 
 export async function run(sdk) {
+  // stdout is the protocol's: whatever the SDK or a provider package logs goes to stderr.
+  for (const name of ['log', 'info', 'debug']) console[name] = (...args) => console.error(...args);
   const base = await startRecorder();
   const unsupported = sdk.unsupported;
   write({

@@ -1,7 +1,8 @@
 """The bridge protocol, version 1: a target in any language behind JSON lines.
 
 A bridge is a process. It reads requests on stdin and writes answers on stdout, one JSON
-object per line (UTF-8, no line breaks inside a message); stderr is its own (quoted when it
+object per line (UTF-8, no line breaks inside a message); stdout carries nothing else, so a
+bridge sends its own and its framework's logging to stderr, which is its own (quoted when it
 dies). It ends at the end of its input.
 
 1. At start it writes one `Handshake` line: `protocol` (1), the target's `name` and
