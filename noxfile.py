@@ -158,7 +158,7 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
-SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target"}
+SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target", "ai-sdk": "slow-target"}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
@@ -178,8 +178,18 @@ def _release_deviations(session: nox.Session, name: str, version: str) -> list[s
     return ["-o", f"conformance_deviations={folder}"]
 
 
+# Targets in another language, behind the bridge protocol (conformance/targets/bridge): per
+# target its folder and the releases run, latest first, as (folder under it, the value of
+# `CONFORMANCE_<NAME>` that selects it, version). Each release folder pins its packages in a
+# package-lock.json that `npm ci` installs. The Vercel AI SDK: 7.0.173 is the newest release
+# (2026-12); 6.0.326 the last of the 6 line, which declares node >= 18 where 7 needs 22.
+BRIDGE_TARGETS = {
+    "ai-sdk": ("bridges/ai-sdk", (("ai7", "7", "7.0.173"), ("ai6", "6", "6.0.326"))),
+}
+
+
 @nox.session(default=False)
-@nox.parametrize("name", [nox.param(n, id=n) for n in TARGETS])
+@nox.parametrize("name", [nox.param(n, id=n) for n in [*TARGETS, *BRIDGE_TARGETS]])
 def target(session: nox.Session, name: str) -> None:
     """The matrix and the properties on a framework target, for its latest release and older
     ones; then the target's own tests and its type check.
@@ -190,6 +200,9 @@ def target(session: nox.Session, name: str) -> None:
     (deviations/releases/<target>-<version>.yaml) or none, and their verdicts are reported,
     not gated. Writes report/results-<name>-<version>.jsonl.
     """
+    if name in BRIDGE_TARGETS:
+        _bridge_target(session, name)
+        return
     group, versions = TARGETS[name]
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
@@ -240,28 +253,87 @@ def target(session: nox.Session, name: str) -> None:
             "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
             env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
         )
-        # pyright applies pyproject's `exclude` even to files named on its command line (it
-        # analyzed none of them), so these get a config of their own, beside the venvs.
-        package = Path(f"conformance/targets/{module}")  # a module or a package
-        files = [
-            str(package if package.is_dir() else package.with_suffix(".py")),
-            f"tests/test_{module}_target.py",
-        ]
-        config = Path(".nox") / f"pyright-{name}.json"
-        config.write_text(
-            json.dumps(
-                {
-                    "include": [f"../{f}" for f in files],
-                    "typeCheckingMode": "strict",
-                    "pythonVersion": "3.11",
-                    "executionEnvironments": [{"root": "..", "extraPaths": ["../tests"]}],
-                }
-            ),
-            encoding="utf-8",
-        )
+        _pyright_target(session, name)
+
+
+def _pyright_target(session: nox.Session, name: str) -> None:
+    """pyright over the target's module and its tests. pyright applies pyproject's `exclude` even
+    to files named on its command line (it analyzed none of them), so these get a config of their
+    own, beside the venvs."""
+    module = name.replace("-", "_")
+    package = Path(f"conformance/targets/{module}")  # a module or a package
+    files = [
+        str(package if package.is_dir() else package.with_suffix(".py")),
+        f"tests/test_{module}_target.py",
+    ]
+    config = Path(".nox") / f"pyright-{name}.json"
+    config.write_text(
+        json.dumps(
+            {
+                "include": [f"../{f}" for f in files],
+                "typeCheckingMode": "strict",
+                "pythonVersion": "3.11",
+                "executionEnvironments": [{"root": "..", "extraPaths": ["../tests"]}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    session.run("pyright", "-p", str(config), "--pythonpath", session.virtualenv.bin + "/python")
+
+
+def _bridge_target(session: nox.Session, name: str) -> None:
+    """`target(NAME)` for a target behind the bridge protocol: `npm ci` in each release's folder
+    (the machine's Node and npm, packages from the registry as the lockfile pins them), then the
+    matrix and the properties per release as for a Python target, its tests and its type check."""
+    folder, releases = BRIDGE_TARGETS[name]
+    session.install("-e", ".", "hypothesis", "pyright")
+    REPORT.mkdir(exist_ok=True)
+    selector = "CONFORMANCE_" + name.upper().replace("-", "_")
+    for index, (release, selected, version) in enumerate(releases):
+        where = Path(folder) / release
+        session.run("npm", "ci", "--no-audit", "--no-fund", "--prefix", str(where), external=True)
+        env = {"CONFORMANCE_REQUIRE_TARGETS": "1", selector: selected}
+        results = REPORT / f"results-{name}-{version}.jsonl"
+        latest = index == 0
         session.run(
-            "pyright", "-p", str(config), "--pythonpath", session.virtualenv.bin + "/python"
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "python_files=test_matrix.py",
+            "-m",
+            "conformance",
+            "--conformance-target",
+            name,
+            "--conformance-results",
+            str(results),
+            *(
+                []
+                if latest
+                else ["-k", "not :snapshot]", *_release_deviations(session, name, version)]
+            ),
+            *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
+            *session.posargs,
+            env=env,
+            success_codes=[0] if latest else [0, 1],
         )
+        recorded = _meta(results).get("targets", {}).get(name)
+        if recorded != version:
+            session.error(f"{name} {release} ran as version {recorded}, not {version}")
+        session.log(f"{name} {version}: {results}")
+        if latest:
+            module = name.replace("-", "_")
+            session.run(
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                f"tests/test_{module}_target.py",
+                "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+                env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
+            )
+            _pyright_target(session, name)
 
 
 @nox.session

@@ -233,7 +233,8 @@ def _repro(args: argparse.Namespace) -> int:
         return 2
     _write(script, args.output)
     if args.output:
-        print(f"wrote {args.output}; run it with the framework installed: python {args.output}")
+        runner = "node" if args.output.endswith((".mjs", ".js")) else "python"  # a bridge's
+        print(f"wrote {args.output}; run it with the framework installed: {runner} {args.output}")
     return 0
 
 

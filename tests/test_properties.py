@@ -111,6 +111,20 @@ PROPERTY_DEVIATIONS: dict[str, dict[str, str]] = {
         "cross-provider-replay": "a HumanMessage keeps no provenance to replay "
         "(docs/langchain.md#prompt-style)",
     },
+    "ai-sdk": {
+        "media-exactly-once": "URL media the SDK downloads is counted by its URL; chat providers "
+        "JSON-stringify tool media; Anthropic drops tool audio and video "
+        "(docs/ai-sdk.md#url-downloads, #stringified, #dropped)",
+        "text-identical": "Gemini text under response.content; an empty user text part is left "
+        "out; tool-produced text leaves the tool result (docs/ai-sdk.md#gemini-response, "
+        "#prompt-style)",
+        "markers-name-their-calls": "tool-produced user content is an ordinary user message, "
+        "with no marker (docs/ai-sdk.md#prompt-style)",
+        "parallel-calls-in-order": "tool-produced content moves out of its tool result "
+        "(docs/ai-sdk.md#prompt-style)",
+        "cross-provider-replay": "the SDK's messages keep no provenance to replay "
+        "(docs/ai-sdk.md#prompt-style)",
+    },
 }
 
 

@@ -71,6 +71,13 @@ def repro_script(matrix: Matrix, cell_id: str, target_spec: str) -> str:
 
 
 def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) -> str:
+    """The header as comments of the script's language: a target whose reproducer is not Python
+    (a bridge's) names its comment prefix and run command (`repro_comment`, `repro_run` with
+    `{file}`)."""
+    comment = str(getattr(target, "repro_comment", "#"))
+    run = str(getattr(target, "repro_run", "python {file}")).format(
+        file="this_file" + str(getattr(target, "repro_suffix", ".py"))
+    )
     citation = matrix.citations.get(cell.cite_id)
     lines = [
         f"Reproducer for {cell.id} on {target.name} {target.version}",
@@ -92,6 +99,6 @@ def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) ->
         "as the error it raises before sending):",
         *shape,
         "",
-        "Run it: python this_file.py   (it prints the request body the framework sends)",
+        f"Run it: {run}   (it prints the request body the framework sends)",
     ]
-    return "".join(f"# {line}".rstrip() + "\n" for line in lines) + "\n"
+    return "".join(f"{comment} {line}".rstrip() + "\n" for line in lines) + "\n"

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any, Final, cast
 
 from conformance.errors import SuiteError
+from conformance.targets.kit import DEFAULT_TIME_LIMIT, set_time_limit, time_limit
 
 __all__ = [
     "BYTES_APIS",
@@ -46,13 +47,10 @@ __all__ = [
     "time_limit",
 ]
 
-DEFAULT_TIME_LIMIT: Final = 60.0
 MAX_DEPTH: Final = 64
 """Containers nested deeper than this are refused (real payloads nest about ten deep)."""
 BYTES_APIS: Final = frozenset({"bedrock-converse"})
 """Apis whose official client takes raw bytes in the request (botocore's blobs)."""
-
-_limit: list[float | None] = [DEFAULT_TIME_LIMIT]
 
 
 class CellTimeout(SuiteError):
@@ -65,15 +63,6 @@ class UnserializablePayload(SuiteError):
 
 class UnreadableError(SuiteError):
     """A render raised an exception whose message cannot be read."""
-
-
-def set_time_limit(seconds: float | None) -> None:
-    """The per-render time limit in seconds; None or 0 runs renders inline, with no limit."""
-    _limit[0] = seconds if seconds else None
-
-
-def time_limit() -> float | None:
-    return _limit[0]
 
 
 # --- the worker -------------------------------------------------------------------------------
@@ -135,7 +124,7 @@ def _inline(call: Callable[[], Any]) -> tuple[bool, Any]:
 def attempt(render: Callable[[], Any], api: str) -> tuple[Any, BaseException | None]:
     """`(payload, None)`, or `(None, error)` for a render that raised, hung or returned
     something that is not a JSON body; `KeyboardInterrupt` stops the run."""
-    limit = _limit[0]
+    limit = time_limit()
     ok, value = _inline(render) if limit is None else _run(render, limit)
     if not ok:
         error: BaseException = value

@@ -33,7 +33,7 @@ from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Final
 from urllib.parse import unquote
 
 from conformance.errors import NoRequestSent, SuiteError
@@ -45,6 +45,7 @@ from conformance.scenarios.host import Fetch, FixtureHost, fixture_host
 from conformance.targets.base import Payload
 
 __all__ = [
+    "DEFAULT_TIME_LIMIT",
     "ORIGIN_STAND_IN",
     "Exchange",
     "Fetch",
@@ -57,7 +58,9 @@ __all__ = [
     "payload_of",
     "recorder",
     "scrub_message",
+    "set_time_limit",
     "thread_token",
+    "time_limit",
 ]
 
 
@@ -312,3 +315,23 @@ def exception_snapshot(error: BaseException) -> dict[str, str]:
     name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
     lines = str(error).strip().splitlines()
     return {"raised": name, "message": scrub_message(lines[0]) if lines else ""}
+
+
+# --- the per-render time limit -----------------------------------------------------------------
+
+DEFAULT_TIME_LIMIT: Final = 60.0
+"""Seconds a render may take before its cell is judged without it (`--conformance-cell-timeout`)."""
+
+_limit: list[float | None] = [DEFAULT_TIME_LIMIT]
+
+
+def set_time_limit(seconds: float | None) -> None:
+    """The per-render time limit in seconds; None or 0 runs renders inline, with no limit. The
+    suite sets it from `--conformance-cell-timeout`; a target reads it with `time_limit`."""
+    _limit[0] = seconds if seconds else None
+
+
+def time_limit() -> float | None:
+    """The per-render time limit the suite applies, or None: a target that waits on something
+    of its own (a subprocess, a bridge) waits no longer than this."""
+    return _limit[0]

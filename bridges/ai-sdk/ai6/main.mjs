@@ -1,0 +1,60 @@
+// The AI SDK 6 release line behind the bridge (`node main.mjs`): its packages, its content
+// parts (`image-data`, `file-data`, `image-url`, `file-url`), its mock model (`MockLanguageModelV3`).
+import * as ai from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { UnsupportedFunctionalityError } from '@ai-sdk/provider';
+import * as openai from '@ai-sdk/openai';
+import * as anthropic from '@ai-sdk/anthropic';
+import * as google from '@ai-sdk/google';
+import * as bedrock from '@ai-sdk/amazon-bedrock';
+import * as mistral from '@ai-sdk/mistral';
+import * as groq from '@ai-sdk/groq';
+import * as xai from '@ai-sdk/xai';
+import * as cohere from '@ai-sdk/cohere';
+import { run, versionsOf, mockModel } from '../bridge.mjs';
+import { repro } from '../repro.mjs';
+
+/** A tool-result content part of this release for a history part. */
+function contentPart(part) {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'image') {
+    return part.data !== undefined
+      ? { type: 'image-data', data: part.data, mediaType: part.media_type }
+      : { type: 'image-url', url: part.url };
+  }
+  return part.data !== undefined
+    ? { type: 'file-data', data: part.data, mediaType: part.media_type, filename: part.identifier }
+    : { type: 'file-url', url: part.url, mediaType: part.media_type };
+}
+
+/** A user message's image part of this release. */
+function imagePart(data, mediaType) {
+  return { type: 'image', image: data, mediaType };
+}
+
+const sdk = {
+  ai,
+  packages: {
+    '@ai-sdk/openai': openai,
+    '@ai-sdk/anthropic': anthropic,
+    '@ai-sdk/google': google,
+    '@ai-sdk/amazon-bedrock': bedrock,
+    '@ai-sdk/mistral': mistral,
+    '@ai-sdk/groq': groq,
+    '@ai-sdk/xai': xai,
+    '@ai-sdk/cohere': cohere,
+  },
+  UnsupportedFunctionalityError,
+  contentPart,
+  systemOption: 'system',
+  contentPartSource: contentPart.toString(),
+  imagePart,
+  imagePartSource: imagePart.toString(),
+  mockModel: (calls) => mockModel(MockLanguageModelV3, calls),
+  mockModelName: 'MockLanguageModelV3',
+  unsupported: {},
+  ...versionsOf(new URL('./', import.meta.url)),
+};
+sdk.repro = (request) => repro(sdk, request);
+
+await run(sdk);

@@ -1,0 +1,163 @@
+"""The Vercel AI SDK target: the bridge's protocol, the SDK's tool loop, storage, capture, URL
+downloads, bytes, the reproducer, a missing install. Runs where `npm ci` installed the release
+(`nox -s "target(ai-sdk)"`), else skips."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conformance.adoption.repro import repro_script
+from conformance.adoption.verify_bridge import verify_bridge
+from conformance.history import Image, Message, Text, ToolCall, ToolResult
+from conformance.matrix import load_matrix
+from conformance.scenarios.build import scenario
+from conformance.scenarios.fixtures import fixture_bytes
+from conformance.targets import resolve_target
+from conformance.targets.ai_sdk import AISDKTarget, bridge_folder
+from conformance.targets.base import RowRef
+from conformance.targets.kit import fixture_host
+
+ROOT = Path(__file__).resolve().parent.parent
+MATRIX = load_matrix(ROOT / "matrix.yaml")
+ROWS = {c.row_id: RowRef(c.row_id, c.api, c.family, c.model) for c in MATRIX.cells()}
+
+_probe = AISDKTarget()
+if _probe.unavailable is not None:
+    pytest.skip(_probe.unavailable, allow_module_level=True)
+_probe.close()
+
+
+@pytest.fixture(scope="module")
+def target() -> AISDKTarget:
+    return AISDKTarget()
+
+
+def test_the_entry_point_names_the_release_the_handshake_reports(target: AISDKTarget) -> None:
+    found = resolve_target("ai-sdk")
+    assert isinstance(found, AISDKTarget)
+    assert (found.name, found.version) == ("ai-sdk", target.sdk_versions["ai"])
+    for package in ("ai", "@ai-sdk/provider", "@ai-sdk/openai", "@ai-sdk/anthropic", "node"):
+        assert target.sdk_versions[package][0].isdigit()
+    assert [t.__name__ for t in target.refusal_types] == ["UnsupportedFunctionalityError"]
+    found.close()
+
+
+def test_the_bridge_speaks_the_protocol_on_every_row_it_serves(target: AISDKTarget) -> None:
+    folder = bridge_folder() / f"ai{os.environ.get('CONFORMANCE_AI_SDK') or '7'}"
+    assert verify_bridge(target.command, cwd=str(folder), time_limit=30.0) == []
+
+
+def test_the_sdk_runs_the_tool_and_writes_the_tool_results(target: AISDKTarget) -> None:
+    """Both calls' results come back from the tools, in call order, as toModelOutput made them."""
+    payload = target.render(
+        ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result")
+    )
+    blocks = payload["messages"][2]["content"]
+    assert [b["tool_use_id"] for b in blocks] == ["call_1", "call_2"]
+    assert [c["type"] for b in blocks for c in b["content"]] == ["image", "image"]
+    sent = blocks[0]["content"][0]["source"]["data"]
+    assert sent == base64.b64encode(fixture_bytes("chart.png")).decode()
+
+
+def test_a_failed_call_throws_in_execute_and_the_sdk_reports_it(target: AISDKTarget) -> None:
+    payload = target.render(ROWS["anthropic/claude-sonnet-5"], scenario("text", "inline", "error"))
+    failed, succeeded = payload["messages"][2]["content"]
+    assert failed.get("is_error") is True
+    assert "is_error" not in succeeded
+
+
+def test_storage_is_the_messages_through_json(target: AISDKTarget) -> None:
+    row = ROWS["openai-responses/gpt-6"]
+    for history in (scenario("image", "url", "result"), scenario("document", "inline", "prompt")):
+        assert target.render_stored(row, history) == target.render(row, history)
+
+
+def test_an_unsupported_part_is_the_declared_refusal(target: AISDKTarget) -> None:
+    with pytest.raises(target.refusal_types, match=r"(?i)video|file part"):
+        target.render(ROWS["openai-chat/gpt-6"], scenario("video", "inline", "prompt"))
+
+
+def test_bedrock_media_arrives_as_raw_bytes(target: AISDKTarget) -> None:
+    payload = target.render(ROWS["bedrock-converse/claude"], scenario("image", "inline", "result"))
+    assert payload["modelId"] == ROWS["bedrock-converse/claude"].model
+    result = payload["messages"][2]["content"][0]["toolResult"]
+    assert result["content"][0]["image"]["source"]["bytes"] == fixture_bytes("chart.png")
+
+
+def test_url_media_the_sdk_downloads_is_fetched_from_the_fixture_host(
+    target: AISDKTarget,
+) -> None:
+    """The OpenAI chat provider takes no PDF URL, so the SDK downloads it (through the
+    `experimental_download` hook, which the SDK's guard against private addresses would refuse
+    for 127.0.0.1): the fetch is seen by the fixture host and the bytes are sent."""
+    history = scenario("document", "url", "prompt")
+    with fixture_host().watch() as fetches:
+        payload = target.render(ROWS["openai-chat/gpt-6"], history)
+    assert {f.path.split("?")[0] for f in fetches if f.status == 200} == {  # concurrent
+        "/conformance/report.pdf",
+        "/conformance/report-2.pdf",
+    }
+    assert "data:application/pdf;base64," in json.dumps(payload)
+
+
+def test_a_leading_system_message_is_the_calls_instructions(target: AISDKTarget) -> None:
+    history = [
+        Message(role="system", content="Be brief."),
+        Message(role="user", content="Go."),
+        ToolCall(tool_call_id="c1", name="get_image"),
+        ToolResult(
+            tool_call_id="c1",
+            name="get_image",
+            content=[
+                Text(text="see"),
+                Image(media_type="image/png", data=b"\x89PNG", identifier="x"),
+            ],
+        ),
+    ]
+    payload = target.render(ROWS["anthropic/claude-sonnet-5"], history)
+    assert payload["system"] == [{"type": "text", "text": "Be brief."}]
+
+
+def test_the_reproducer_runs_with_node_and_prints_the_payload(
+    target: AISDKTarget, tmp_path: Path
+) -> None:
+    cell = "anthropic/claude-sonnet-5/document/inline/result"
+    script = repro_script(MATRIX, cell, "ai-sdk")
+    assert script.startswith(f"// Reproducer for {cell} on ai-sdk {target.version}")
+    assert "// Run it: node this_file.mjs" in script
+    (tmp_path / "repro.mjs").write_text(script, encoding="utf-8")
+    release = Path(target.cwd or ".")
+    (tmp_path / "node_modules").symlink_to(release / "node_modules")
+    run = subprocess.run(
+        [target.command[0], "repro.mjs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == "POST /v1/messages"
+    assert json.loads(body) == target.render(
+        ROWS["anthropic/claude-sonnet-5"], scenario("document", "inline", "result")
+    )
+
+
+def test_a_missing_install_is_unavailable_with_the_hint(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "ai7").mkdir()
+    (tmp_path / "ai7" / "main.mjs").write_text("", encoding="utf-8")
+    monkeypatch.setenv("CONFORMANCE_AI_SDK_DIR", str(tmp_path))
+    monkeypatch.setenv("CONFORMANCE_AI_SDK", "7")
+    absent = AISDKTarget()
+    assert absent.unavailable is not None
+    assert "npm ci" in absent.unavailable
+    assert absent.supports(ROWS["openai-chat/gpt-6"]) == absent.unavailable
+    assert (absent.name, absent.version, absent.refusal_types) == ("ai-sdk", "not installed", ())
