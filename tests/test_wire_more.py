@@ -165,10 +165,12 @@ def test_gemini_text_response_is_exact() -> None:
         "contents[2].parts[0].functionResponse",
         None,
     )
-    assert [(p.kind, p.text, p.path.rsplit(".", 1)[1]) for p in result.parts] == [
-        ("text", ODD_TEXT, "result"),
-        ("json", None, "unit"),
-        ("json", None, "raw"),
+    assert part.keyed is None, "`output` is the api's own slot"
+    # No `output`/`error` key: the whole response is the output, every string value exact.
+    assert [(p.kind, p.text, p.path.rsplit(".", 1)[1], p.keyed) for p in result.parts] == [
+        ("text", ODD_TEXT, "result", "the value of key 'result' of response"),
+        ("text", "C", "unit", "the value of key 'unit' of response"),
+        ("json", None, "raw", None),
     ]
     assert [(c.call_id, c.name, c.position, c.path) for c in view.tool_calls] == [
         ("c1", "get_weather", (1, 0), "contents[1].parts[0].functionCall")

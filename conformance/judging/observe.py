@@ -66,6 +66,7 @@ __all__ = [
     "observe",
     "produced_parts",
     "refusal_types_of",
+    "wire_ids",
 ]
 
 UrlBytes = Callable[[str], bytes | None]
@@ -106,6 +107,12 @@ class ItemObservation:
     fallback-marked or fallback-unmarked; None otherwise."""
     sent_as: Literal["url", "bytes"] | None = None
     """How a URL item was found in the payload: its URL, or the bytes the URL serves."""
+    identical: bool = False
+    """For text: its exact string is a value the api reads as this tool's output (or, for
+    prompt-style content, as the text of a user message after its tool result)."""
+    layout: str = ""
+    """A layout note (the reference level): how the item is held where the api's own slot
+    differs, e.g. text under another key of a JSON object the api reads as the output."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +143,7 @@ class Observation:
             f"{i.content_type} from {i.tool_name} ({i.call_id}, {i.origin}): {i.outcome}"
             + (f" at {i.where}" if i.where else "")
             + (f": {i.detail}" if i.detail else "")
+            + (f" (layout: {i.layout})" if i.layout else "")
             for i in self.items
         ]
         if self.url is not None:
@@ -286,7 +294,7 @@ class _Context:
         return {s.container for s in self.slots if self.known(s.part)}
 
 
-def _wire_ids(history: History, view: WireView) -> dict[str, str]:
+def wire_ids(history: History, view: WireView) -> dict[str, str]:
     """Pair history calls with payload calls by order and name, so rewritten ids still match."""
     calls = [item for item in history if isinstance(item, ToolCall)]
     wire = list(view.tool_calls)
@@ -346,7 +354,7 @@ def _placement(ctx: _Context, item: Produced, slot: _Slot) -> tuple[Outcome, str
     assert message is not None
     if message.role != "user":
         return "fallback-unmarked", f"in a {message.role} message"
-    if not _after(message.position, own):
+    if not _after(message.position_of(slot.index), own):
         return "fallback-unmarked", "before its tool result"
     named = _marker_for(ctx, message, slot.index)
     if named is None:
@@ -399,7 +407,8 @@ def _classify_media(
             return seen(
                 "malformed",
                 slot.part.path,
-                f"in a {slot.part.undocumented!r} block, which {ctx.view.api} does not define",
+                f"in a {slot.part.undocumented!r} block, which {ctx.view.api} does not define"
+                " there",
                 placed=outcome,
                 sent_as=sent_as,
             )
@@ -413,6 +422,20 @@ def _classify_media(
                 sent_as=sent_as,
             )
         return seen(outcome, slot.part.path, why, sent_as=sent_as)
+    for slot in ctx.slots:
+        part = slot.part
+        if part.path in ctx.claimed or ctx.known(part) or part.undocumented is None:
+            continue
+        # A block the api does not define there, in place of the item: whatever its name and
+        # whether or not its bytes can be read, the api cannot take it (`malformed`).
+        ctx.claimed.add(part.path)
+        outcome, _ = _placement(ctx, item, slot)
+        return seen(
+            "malformed",
+            part.path,
+            f"a {part.undocumented!r} block, which {ctx.view.api} does not define there",
+            placed=outcome,
+        )
     for slot in ctx.slots:
         part = slot.part
         if part.path in ctx.claimed or ctx.known(part):
@@ -472,7 +495,24 @@ def _normal(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-def _classify_text(ctx: _Context, item: Produced, text: str) -> tuple[Outcome, str, str]:
+@dataclass(frozen=True)
+class _TextSeen:
+    outcome: Outcome
+    where: str = ""
+    detail: str = ""
+    identical: bool = False
+    layout: str = ""
+
+
+def _classify_text(ctx: _Context, item: Produced, text: str) -> _TextSeen:
+    """Where and how a tool's text is in the payload.
+
+    Identical (`_TextSeen.identical`) when its exact string is a value the api reads as this
+    tool's output: a text part of its own tool result (under another key where the api reads
+    the whole object as the output, with a layout note); or, for prompt-style content, a text
+    part of a user message after its tool result, which is where such text belongs (its
+    placement and provenance are judged at the recommended level, not here).
+    """
     wire_id = ctx.call_ids.get(item.call.tool_call_id, item.call.tool_call_id)
     own = ctx.view.results_for(wire_id)
     for result in own:
@@ -480,31 +520,58 @@ def _classify_text(ctx: _Context, item: Produced, text: str) -> tuple[Outcome, s
             if _text_matches(part, text):
                 added = [p for p in result.parts[:index] if p.text not in ctx.history_texts]
                 if any(_is_marker_like(ctx, p) for p in added if p.kind == "text"):
-                    return "altered", part.path, "a marker was added before the text"
-                return "native", part.path, ""
+                    return _TextSeen("altered", part.path, "a marker was added before the text")
+                layout = ""
+                if part.keyed is not None:
+                    layout = f"the exact text is {part.keyed}, which {ctx.view.api} reads as"
+                    layout += " the tool's output; its own slot for text is elsewhere"
+                return _TextSeen("native", part.path, identical=True, layout=layout)
     for result in ctx.view.tool_results:
         for part in result.parts:
             if result.call_id != wire_id and _text_matches(part, text):
-                return "fallback-unmarked", part.path, f"in the tool result of {result.call_id!r}"
+                where = f"in the tool result of {result.call_id!r}"
+                return _TextSeen("fallback-unmarked", part.path, where)
     for message in ctx.view.messages:
-        if not _after(message.position, own):
-            continue
         for index, part in enumerate(message.parts):
-            if _text_matches(part, text):
-                if message.role == "user" and _marker_for(ctx, message, index) is not None:
-                    return "fallback-marked", part.path, "text moved to a user message"
-                return "fallback-unmarked", part.path, "text moved out of its tool result"
+            if not _text_matches(part, text):
+                continue
+            after = _after(message.position_of(index), own)
+            marked = message.role == "user" and _marker_for(ctx, message, index) is not None
+            placed: Outcome = "fallback-marked" if marked and after else "fallback-unmarked"
+            if item.origin == "prompt" and message.role == "user" and after:
+                why = "prompt-style text in a user message after its tool result"
+                return _TextSeen(placed, part.path, why + ("" if marked else ", unmarked"), True)
+            if not after:
+                why = f"in a {message.role} message before its tool result"
+            elif message.role != "user":
+                why = f"in a {message.role} message"
+            else:
+                why = "text moved out of its tool result" + (" to a user message" if marked else "")
+            return _TextSeen(placed, part.path, why)
+    undocumented = tuple(
+        (f"$.{slot.part.path}", slot.part.undocumented)
+        for slot in ctx.slots
+        if slot.part.undocumented
+    )
     quoted = {json.dumps(text, ensure_ascii=ascii)[1:-1] for ascii in (False, True)} - {text}
     for path, value in ctx.view.strings:
         if text in value:
-            return "altered", path, "the text is wrapped in a longer string"
+            for prefix, name in undocumented:
+                if path.startswith((f"{prefix}.", f"{prefix}[")):
+                    why = f"in a {name!r} block, which {ctx.view.api} does not define there"
+                    return _TextSeen("malformed", path, why)
+            if value == text:
+                why = f"the exact text sits at {path}, which {ctx.view.api} does not read as"
+                return _TextSeen("altered", path, why + " the tool's output")
+            return _TextSeen("altered", path, "the text is wrapped in a longer string")
         if any(q in value for q in quoted):
-            return "stringified", path, "the text is JSON-escaped inside a string"
+            return _TextSeen("stringified", path, "the text is JSON-escaped inside a string")
     wanted = _normal(text)
     for path, value in ctx.view.strings:
         if wanted and wanted in _normal(value):
-            return "altered", path, "the text differs in whitespace or normalization"
-    return "dropped", "", "not in the payload"
+            why = "the text differs in whitespace or normalization"
+            return _TextSeen("altered", path, why)
+    return _TextSeen("dropped", "", "not in the payload")
 
 
 def _worst(outcomes: Iterable[Outcome]) -> Outcome:
@@ -522,7 +589,7 @@ def classify(
     ctx = _Context(
         view=view,
         history_texts=frozenset(texts(history)),
-        call_ids=_wire_ids(history, view),
+        call_ids=wire_ids(history, view),
         names={c.call_id: c.name for c in view.tool_calls},
         identities=identities,
         slots=_slots(view),
@@ -531,16 +598,18 @@ def classify(
     for item in produced:
         part = item.part
         if isinstance(part, Text):
-            outcome, where, detail = _classify_text(ctx, item, part.text)
+            seen = _classify_text(ctx, item, part.text)
             items.append(
                 ItemObservation(
                     call_id=item.call.tool_call_id,
                     tool_name=item.call.name,
                     content_type=part.type,
                     origin=item.origin,
-                    outcome=outcome,
-                    where=where,
-                    detail=detail,
+                    outcome=seen.outcome,
+                    where=seen.where,
+                    detail=seen.detail,
+                    identical=seen.identical,
+                    layout=seen.layout,
                 )
             )
             continue
