@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from conformance import marker
 from conformance.judging.checks import CellRun, Check, applicable_checks, evaluate, run_cell
 from conformance.judging.properties import PropertyFailed, media_exactly_once
 from conformance.matrix import CellSpec, Matrix, load_matrix
@@ -174,8 +176,18 @@ def test_fallback_between_the_results_of_a_turn(matrix: Matrix) -> None:
 
     runs = _runs(InterleavesFallback(), matrix, fallback)
     cells = {r.cell.id for r in runs}
-    # (Anthropic carries its media natively: no fallback cell; test_acceptance covers it.)
-    assert {r.cell.api for r in runs} >= {"bedrock-converse", "gemini", "mistral", "openai-chat"}
+    # Anthropic and Responses carry their media natively (no fallback cell): their interleaved
+    # layouts are in test_acceptance and below.
+    assert {r.cell.api for r in runs} == {
+        "bedrock-converse",
+        "cohere",
+        "gemini",
+        "groq",
+        "huggingface",
+        "mistral",
+        "openai-chat",
+        "xai",
+    }
     # Before: the second call's media read as "before its tool result" in the apis that keep
     # results and media in one message. Now each item sits after its own result, marked.
     assert not [i for r in runs for i in r.observation.items if "before" in i.detail]
@@ -272,3 +284,24 @@ def test_media_exactly_once_counts_a_url_and_its_bytes_alike() -> None:
     media_exactly_once(ReferenceTarget(), row, history)  # the legal variant
     with pytest.raises(PropertyFailed, match="appears 2 times"):
         media_exactly_once(SendsUrlAndBytes(), row, history)
+
+
+def test_interleaved_media_on_responses_is_placed_after_its_own_output() -> None:
+    from conformance.judging.observe import observe
+
+    history = scenario("image", "inline", "result")
+    row = RowRef(
+        id="openai-responses/gpt-6", api="openai-responses", family="gpt-6", model="gpt-6-luna"
+    )
+    payload = ReferenceTarget().render(row, history)
+    items: list[dict[str, Any]] = []
+    for item in payload["input"]:
+        items.append(item)
+        if item.get("type") == "function_call_output":
+            image = item["output"].pop()
+            tag = marker.render("get_image", item["call_id"])
+            items.append({"role": "user", "content": [{"type": "input_text", "text": tag}, image]})
+    payload["input"] = items
+    seen = observe("openai-responses", history, payload, None)
+    media = [i for i in seen.items if i.content_type == "image"]
+    assert [i.outcome for i in media] == ["fallback-marked", "fallback-marked"]
