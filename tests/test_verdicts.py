@@ -305,3 +305,27 @@ def test_interleaved_media_on_responses_is_placed_after_its_own_output() -> None
     seen = observe("openai-responses", history, payload, None)
     media = [i for i in seen.items if i.content_type == "image"]
     assert [i.outcome for i in media] == ["fallback-marked", "fallback-marked"]
+
+
+def test_a_dropped_parallel_call_is_paired_by_name_and_order() -> None:
+    """One id-less function call for two responses (the second call dropped): the first
+    response is the first call's, the second answers nothing; the provider refuses it."""
+    from conformance.judging.observe import observe
+    from conformance.judging.turns import turn_problems
+    from conformance.wire import locate
+    from conformance.wire.acceptance import breaches
+
+    history = scenario("text", "inline", "result")
+    row = RowRef(id="gemini/gemini-2.5", api="gemini", family="gemini-2.5", model="gemini-2.5-pro")
+    payload = ReferenceTarget().render(row, history)
+    calls = payload["contents"][1]["parts"]
+    del calls[1]
+    for part in [*calls, *payload["contents"][2]["parts"]]:
+        (part.get("functionCall") or part["functionResponse"]).pop("id")
+    seen = observe("gemini", history, payload, None)
+    first = seen.items[0]
+    assert (first.call_id, first.outcome, first.identical) == ("call_1", "native", True)
+    assert "call_2: 0 tool results (expected one)" in turn_problems(
+        history, locate("gemini", payload)
+    )
+    assert [b.rule for b in breaches("gemini", payload)] == ["GE-1"]

@@ -295,12 +295,20 @@ class _Context:
 
 
 def wire_ids(history: History, view: WireView) -> dict[str, str]:
-    """Pair history calls with payload calls by order and name, so rewritten ids still match."""
-    calls = [item for item in history if isinstance(item, ToolCall)]
-    wire = list(view.tool_calls)
-    if len(calls) == len(wire) and all(c.name == w.name for c, w in zip(calls, wire, strict=True)):
-        return {c.tool_call_id: w.call_id for c, w in zip(calls, wire, strict=True)}
-    return {c.tool_call_id: c.tool_call_id for c in calls}
+    """Pair history calls with payload calls by name and order, so rewritten ids still match:
+    the n-th call of a tool in the history is the n-th call of that tool in the payload. A
+    history call with no such payload call keeps its own id."""
+    wire: dict[str, list[str]] = {}
+    for call in view.tool_calls:
+        wire.setdefault(call.name, []).append(call.call_id)
+    paired: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    for call in (item for item in history if isinstance(item, ToolCall)):
+        number = seen.get(call.name, 0)
+        seen[call.name] = number + 1
+        named = wire.get(call.name, [])
+        paired[call.tool_call_id] = named[number] if number < len(named) else call.tool_call_id
+    return paired
 
 
 def _verbatim(needle: str, text: str) -> bool:
