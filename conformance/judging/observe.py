@@ -20,34 +20,44 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from conformance import marker
 from conformance.errors import SuiteError, UnsupportedContent
 from conformance.history import (
     History,
     Media,
     Message,
-    Part,
     Text,
     ToolCall,
     ToolResult,
     texts,
 )
+from conformance.judging.placing import (
+    RANK,
+    Context,
+    Identity,
+    Produced,
+    UrlBytes,
+    after_all,
+    identity_of,
+    is_marker_like,
+    marker_for,
+    placement,
+    same_type,
+    slots_of,
+    text_matches,
+    wire_ids,
+)
 from conformance.matrix.vocabulary import LOSSY, SEVERITY, Outcome, UrlHandling
 from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
 from conformance.wire import (
     WireFormatError,
-    WireMessage,
     WirePart,
-    WireToolResult,
     WireView,
-    digest,
     locate,
 )
 
@@ -69,9 +79,6 @@ __all__ = [
     "wire_ids",
 ]
 
-UrlBytes = Callable[[str], bytes | None]
-"""The bytes a URL serves, where the suite knows them (the fixture host's files), else None."""
-
 
 def fixture_url_bytes(url: str) -> bytes | None:
     """The bytes of a fixture URL (`.../conformance/<fixture>`), as the fixture host serves
@@ -81,15 +88,6 @@ def fixture_url_bytes(url: str) -> bytes | None:
     if prefix.endswith("/conformance") and name in FIXTURE_TYPES:
         return fixture_bytes(name)
     return None
-
-
-@dataclass(frozen=True)
-class Produced:
-    """A part a tool produced: in its result, or as user content stored with provenance."""
-
-    call: ToolCall
-    part: Part
-    origin: Literal["result", "prompt"]
 
 
 @dataclass(frozen=True)
@@ -199,184 +197,8 @@ def produced_parts(history: History) -> list[Produced]:
     return out
 
 
-# --- media identity --------------------------------------------------------------------------
-
-_MEDIA_KINDS = frozenset({"image", "document", "audio", "video", "other"})
-_TYPE_ALIASES = {
-    "audio/x-wav": "audio/wav",
-    "audio/wave": "audio/wav",
-    "audio/vnd.wave": "audio/wav",
-    "audio/mp3": "audio/mpeg",
-    "image/jpg": "image/jpeg",
-}
-
-
-def _same_type(stated: str, given: str) -> bool:
-    """Whether the media type a payload states is the history's (parameters, case and common
-    aliases aside)."""
-
-    def norm(value: str) -> str:
-        bare = value.split(";", 1)[0].strip().lower()
-        return _TYPE_ALIASES.get(bare, bare)
-
-    return norm(stated) == norm(given)
-
-
-@dataclass(frozen=True)
-class _Identity:
-    """What a media item looks like on the wire: the digest of its bytes (inline, or those its
-    URL serves) and its URL."""
-
-    digest: str | None
-    url: str | None
-
-    def matches(self, part: WirePart) -> Literal["url", "bytes"] | None:
-        if self.url is not None and part.url == self.url:
-            return "url"
-        if self.digest is not None and part.digest == self.digest:
-            return "bytes"
-        return None
-
-
-def _identity(media: Media, url_bytes: UrlBytes) -> _Identity:
-    if media.data is not None:
-        return _Identity(digest(media.data), None)
-    assert media.url is not None
-    served = url_bytes(media.url)
-    return _Identity(digest(served) if served is not None else None, media.url)
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """A media part of the payload and the block that holds it."""
-
-    part: WirePart
-    container: str
-    result: WireToolResult | None
-    message: WireMessage | None
-    index: int
-
-
-def _slots(view: WireView) -> list[_Slot]:
-    slots: list[_Slot] = []
-    for result in view.tool_results:
-        for index, part in enumerate(result.parts):
-            if part.kind in _MEDIA_KINDS:
-                slots.append(_Slot(part, result.path, result, None, index))
-    for message in view.messages:
-        for index, part in enumerate(message.parts):
-            if part.kind in _MEDIA_KINDS:
-                slots.append(_Slot(part, message.path, None, message, index))
-    return slots
-
-
-@dataclass
-class _Context:
-    view: WireView
-    history_texts: frozenset[str]
-    call_ids: dict[str, str]
-    """History call id -> the id the payload uses for that call."""
-    names: dict[str, str]
-    """Payload call id -> tool name."""
-    identities: list[_Identity]
-    """Every media item of the history."""
-    slots: list[_Slot]
-    claimed: set[str] = field(default_factory=set[str])
-    """Paths of payload media parts already accounted to a history item."""
-    placed: set[str] = field(default_factory=set[str])
-    """Paths of payload media parts an item was placed at."""
-
-    def known(self, part: WirePart) -> bool:
-        return any(i.matches(part) for i in self.identities)
-
-    def carrying(self) -> set[str]:
-        """Blocks that hold a media part of the history, bytes or URL intact."""
-        return {s.container for s in self.slots if self.known(s.part)}
-
-
-def wire_ids(history: History, view: WireView) -> dict[str, str]:
-    """Pair history calls with payload calls by name and order, so rewritten ids still match:
-    the n-th call of a tool in the history is the n-th call of that tool in the payload. A
-    history call with no such payload call keeps its own id."""
-    wire: dict[str, list[str]] = {}
-    for call in view.tool_calls:
-        wire.setdefault(call.name, []).append(call.call_id)
-    paired: dict[str, str] = {}
-    seen: dict[str, int] = {}
-    for call in (item for item in history if isinstance(item, ToolCall)):
-        number = seen.get(call.name, 0)
-        seen[call.name] = number + 1
-        named = wire.get(call.name, [])
-        paired[call.tool_call_id] = named[number] if number < len(named) else call.tool_call_id
-    return paired
-
-
-def _verbatim(needle: str, text: str) -> bool:
-    """`needle` in `text`, not as part of a longer name or id (`call_1` is not in `call_12`)."""
-    pattern = rf"(?<![A-Za-z0-9_\-]){re.escape(needle)}(?![A-Za-z0-9_\-])"
-    return bool(needle) and re.search(pattern, text) is not None
-
-
-def _names_call(text: str, call_id: str, name: str) -> bool:
-    """Whether a text part names this call: our marker if it holds one, else any text that
-    holds the tool name and call id verbatim (design rule 2 lets targets word it their way)."""
-    markers = marker.find(text)
-    if markers:
-        return any(m == (name, call_id) for m in markers)
-    if _MARKER_TAG in text:
-        return False  # our marker, broken (e.g. an unescaped quote): it names nothing exactly
-    return _verbatim(call_id, text) and _verbatim(name, text)
-
-
-_MARKER_TAG = "<conformance:tool_return"
-
-
-def _marker_for(ctx: _Context, message: WireMessage, index: int) -> tuple[str, str] | None:
-    """The (name, call id) named by the nearest marker-like text part before `index`."""
-    for part in reversed(message.parts[:index]):
-        if part.kind != "text" or part.text is None or part.text in ctx.history_texts:
-            continue
-        for call_id, name in ctx.names.items():
-            if _names_call(part.text, call_id, name):
-                return name, call_id
-    return None
-
-
-def _text_matches(part: WirePart, text: str) -> bool:
-    return part.kind == "text" and part.text == text
-
-
-def _after(position: tuple[int, int], results: Iterable[WireToolResult]) -> bool:
-    return all(position > r.position for r in results)
-
-
-def _placement(ctx: _Context, item: Produced, slot: _Slot) -> tuple[Outcome, str]:
-    """Where a found media item sits: native, fallback-marked or fallback-unmarked (why)."""
-    wire_id = ctx.call_ids.get(item.call.tool_call_id, item.call.tool_call_id)
-    own = ctx.view.results_for(wire_id)
-    if slot.result is not None:
-        if slot.result.call_id == wire_id:
-            return "native", ""
-        return "fallback-unmarked", f"in the tool result of {slot.result.call_id!r}"
-    message = slot.message
-    assert message is not None
-    if message.role != "user":
-        return "fallback-unmarked", f"in a {message.role} message"
-    if not _after(message.position_of(slot.index), own):
-        return "fallback-unmarked", "before its tool result"
-    named = _marker_for(ctx, message, slot.index)
-    if named is None:
-        return "fallback-unmarked", "no marker before it in its message"
-    if named[1] != wire_id:
-        return "fallback-unmarked", f"the marker before it names {named[1]!r}"
-    return "fallback-marked", ""
-
-
-_RANK = {"native": 0, "fallback-marked": 1, "fallback-unmarked": 2}
-
-
 def _classify_media(
-    ctx: _Context, item: Produced, media: Media, identity: _Identity, expected: int
+    ctx: Context, item: Produced, media: Media, identity: Identity, expected: int
 ) -> ItemObservation:
     found = [(s, how) for s in ctx.slots if (how := identity.matches(s.part)) is not None]
 
@@ -396,8 +218,8 @@ def _classify_media(
         # Items with the same bytes (one chart returned by two calls) each take their own
         # part: an earlier item's part is taken only when nothing else is left.
         free = [(s, how) for s, how in found if s.part.path not in ctx.placed] or found
-        placed = [(_placement(ctx, item, s), s, how) for s, how in free]
-        placed.sort(key=lambda p: _RANK[p[0][0]])
+        placed = [(placement(ctx, item, s), s, how) for s, how in free]
+        placed.sort(key=lambda p: RANK[p[0][0]])
         (outcome, why), slot, how = placed[0]
         ctx.placed.add(slot.part.path)
         ctx.claimed.update(s.part.path for s, _ in found)
@@ -421,7 +243,7 @@ def _classify_media(
                 sent_as=sent_as,
             )
         stated = slot.part.media_type
-        if stated is not None and not _same_type(stated, media.media_type):
+        if stated is not None and not same_type(stated, media.media_type):
             return seen(
                 "altered: media type",
                 slot.part.path,
@@ -437,7 +259,7 @@ def _classify_media(
         # A block the api does not define there, in place of the item: whatever its name and
         # whether or not its bytes can be read, the api cannot take it (`malformed`).
         ctx.claimed.add(part.path)
-        outcome, _ = _placement(ctx, item, slot)
+        outcome, _ = placement(ctx, item, slot)
         return seen(
             "malformed",
             part.path,
@@ -451,7 +273,7 @@ def _classify_media(
         if part.kind != media.type and not (part.kind == "other" and (part.digest or part.url)):
             continue  # only media of its kind, or an unnamed block holding some media
         ctx.claimed.add(part.path)
-        outcome, _ = _placement(ctx, item, slot)
+        outcome, _ = placement(ctx, item, slot)
         if part.digest is None and part.url is None:
             what = "bytes that do not decode"
         elif part.url is not None:
@@ -463,7 +285,7 @@ def _classify_media(
     return seen(outcome, where, detail)
 
 
-def _lost(ctx: _Context, media: Media) -> tuple[Outcome, str, str]:
+def _lost(ctx: Context, media: Media) -> tuple[Outcome, str, str]:
     """Media that is not in the payload as media: stringified, noted or dropped."""
     needles: list[str] = []
     if media.data is not None:
@@ -483,7 +305,7 @@ def _lost(ctx: _Context, media: Media) -> tuple[Outcome, str, str]:
         assert part.text is not None
         if container in carrying:
             continue  # text next to media carried intact is that media's company, not a note
-        if part.text and part.text not in ctx.history_texts and not _is_marker_like(ctx, part):
+        if part.text and part.text not in ctx.history_texts and not is_marker_like(ctx, part):
             return "noted", part.path, f"replaced by {part.text[:80]!r}"
     return "dropped", "", "not in the payload"
 
@@ -492,11 +314,6 @@ def _all_text_parts(view: WireView) -> list[tuple[str, WirePart]]:
     parts = [(r.path, p) for r in view.tool_results for p in r.parts]
     parts += [(m.path, p) for m in view.messages for p in m.parts]
     return [(c, p) for c, p in parts if p.kind == "text" and p.text is not None]
-
-
-def _is_marker_like(ctx: _Context, part: WirePart) -> bool:
-    assert part.text is not None
-    return any(_names_call(part.text, cid, name) for cid, name in ctx.names.items())
 
 
 def _normal(text: str) -> str:
@@ -512,7 +329,7 @@ class _TextSeen:
     layout: str = ""
 
 
-def _classify_text(ctx: _Context, item: Produced, text: str) -> _TextSeen:
+def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
     """Where and how a tool's text is in the payload.
 
     Identical (`_TextSeen.identical`) when its exact string is a value the api reads as this
@@ -525,9 +342,9 @@ def _classify_text(ctx: _Context, item: Produced, text: str) -> _TextSeen:
     own = ctx.view.results_for(wire_id)
     for result in own:
         for index, part in enumerate(result.parts):
-            if _text_matches(part, text):
+            if text_matches(part, text):
                 added = [p for p in result.parts[:index] if p.text not in ctx.history_texts]
-                if any(_is_marker_like(ctx, p) for p in added if p.kind == "text"):
+                if any(is_marker_like(ctx, p) for p in added if p.kind == "text"):
                     return _TextSeen("altered", part.path, "a marker was added before the text")
                 layout = ""
                 if part.keyed is not None:
@@ -536,15 +353,15 @@ def _classify_text(ctx: _Context, item: Produced, text: str) -> _TextSeen:
                 return _TextSeen("native", part.path, identical=True, layout=layout)
     for result in ctx.view.tool_results:
         for part in result.parts:
-            if result.call_id != wire_id and _text_matches(part, text):
+            if result.call_id != wire_id and text_matches(part, text):
                 where = f"in the tool result of {result.call_id!r}"
                 return _TextSeen("fallback-unmarked", part.path, where)
     for message in ctx.view.messages:
         for index, part in enumerate(message.parts):
-            if not _text_matches(part, text):
+            if not text_matches(part, text):
                 continue
-            after = _after(message.position_of(index), own)
-            marked = message.role == "user" and _marker_for(ctx, message, index) is not None
+            after = after_all(message.position_of(index), own)
+            marked = message.role == "user" and marker_for(ctx, message, index) is not None
             placed: Outcome = "fallback-marked" if marked and after else "fallback-unmarked"
             if item.origin == "prompt" and message.role == "user" and after:
                 why = "prompt-style text in a user message after its tool result"
@@ -593,14 +410,14 @@ def classify(
     """The outcome of every tool-produced part of `history` in a located payload."""
     produced = produced_parts(history)
     media = [p.part for p in produced if not isinstance(p.part, Text)]
-    identities = [_identity(m, url_bytes) for m in media]
-    ctx = _Context(
+    identities = [identity_of(m, url_bytes) for m in media]
+    ctx = Context(
         view=view,
         history_texts=frozenset(texts(history)),
         call_ids=wire_ids(history, view),
         names={c.call_id: c.name for c in view.tool_calls},
         identities=identities,
-        slots=_slots(view),
+        slots=slots_of(view),
     )
     items: list[ItemObservation] = []
     for item in produced:
@@ -621,7 +438,7 @@ def classify(
                 )
             )
             continue
-        identity = _identity(part, url_bytes)
+        identity = identity_of(part, url_bytes)
         expected = sum(1 for other in identities if other == identity)
         items.append(_classify_media(ctx, item, part, identity, expected))
     return Observation(outcome=_worst(i.outcome for i in items), items=tuple(items))
