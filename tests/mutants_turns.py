@@ -18,6 +18,7 @@ from mutants import _fetch_urls, _Mutant, _strip_sources  # pyright: ignore[repo
 
 __all__ = [
     "AudioAsUndefinedToolBlock",
+    "BreaksOrderingRule",
     "DownloadsUnmarked",
     "FlagsEveryResult",
     "GenericResultName",
@@ -313,3 +314,37 @@ class SendsUrlAndBytes(_Mutant):
                 item = item.model_copy(update={"content": [*_parts_of(item), *extra]})
             doubled.append(item)
         return super().render(row, doubled)
+
+
+class BreaksOrderingRule(_Mutant):
+    """Keeps every block and its content, and breaks one of the api's ordering rules: a text
+    before Anthropic's tool results (AN-1/AN-2), Gemini's responses each in a Content of its
+    own (GE-1), a second user message after Bedrock's results (BE-3), Mistral's fallback user
+    message right after the tool messages (MI-2, no bridging assistant message), a user message
+    between OpenAI Chat's tool messages (OC-1)."""
+
+    name = "mutant-breaks-ordering-rule"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        payload = super().render(row, history)
+        match row.api:
+            case "anthropic":
+                results = payload["messages"][2]["content"]
+                results.insert(0, {"type": "text", "text": "Here are the results."})
+            case "gemini":
+                contents: list[dict[str, Any]] = payload["contents"]
+                turn = contents.pop(2)
+                contents[2:2] = [{"role": "user", "parts": [part]} for part in turn["parts"]]
+            case "bedrock-converse":
+                payload["messages"].append({"role": "user", "content": [{"text": "Go on."}]})
+            case "mistral":
+                payload["messages"] = [
+                    m
+                    for m in payload["messages"]
+                    if not (m.get("role") == "assistant" and m.get("content") == "")
+                ]
+            case "openai-chat":
+                payload["messages"].insert(3, {"role": "user", "content": "Go on."})
+            case _:
+                pass
+        return payload

@@ -21,6 +21,7 @@ from conformance.targets.base import RowRef, Target
 from conformance.targets.reference import ReferenceTarget
 from mutants_turns import (
     AudioAsUndefinedToolBlock,
+    BreaksOrderingRule,
     DownloadsUnmarked,
     FlagsEveryResult,
     GenericResultName,
@@ -329,3 +330,36 @@ def test_a_dropped_parallel_call_is_paired_by_name_and_order() -> None:
         history, locate("gemini", payload)
     )
     assert [b.rule for b in breaches("gemini", payload)] == ["GE-1"]
+
+
+def test_a_broken_ordering_rule_fails_api_accepts(matrix: Matrix) -> None:
+    """Every block kept, its content intact: only the provider's ordering rule is broken."""
+    apis = {"anthropic": "AN-1", "gemini": "GE-1", "bedrock-converse": "BE-3"}
+
+    def ruled(c: CellSpec) -> bool:
+        return c.api in (*apis, "mistral", "openai-chat") and c.error is None
+
+    runs = _runs(BreaksOrderingRule(), matrix, ruled)
+    failing = _failing(runs, "api-accepts")
+    for api, rule in apis.items():
+        rendered = {r.cell.id for r in runs if r.cell.api == api} & _rendering(runs)
+        assert rendered
+        assert failing >= rendered, api
+        run = next(r for r in runs if r.cell.id in rendered)
+        assert rule in evaluate(run, "api-accepts").detail
+    # Mistral: only where a user message follows the tool messages (fallback media).
+    bridged = {
+        r.cell.id
+        for r in runs
+        if r.cell.api == "mistral"
+        and r.first.payload
+        and r.first.payload["messages"][-1]["role"] == "user"
+    }
+    assert bridged
+    assert {c for c in failing if c.startswith("mistral/")} == bridged
+    chat = {r.cell.id for r in runs if r.cell.api == "openai-chat"} & _rendering(runs)
+    assert chat <= failing
+    # The content is intact: nothing required but api-accepts (and, on OpenAI Chat, where the
+    # user message sits between two results, parallel-turn) sees it.
+    assert _failing(runs, "no-silent-loss") == set()
+    assert _failing(runs, "text-identical") == set()
