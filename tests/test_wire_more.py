@@ -168,8 +168,13 @@ def test_gemini_text_response_is_exact() -> None:
     assert part.keyed is None, "`output` is the api's own slot"
     # No `output`/`error` key: the whole response is the output, every string value exact.
     assert [(p.kind, p.text, p.path.rsplit(".", 1)[1], p.keyed) for p in result.parts] == [
-        ("text", ODD_TEXT, "result", "the value of key 'result' of response"),
-        ("text", "C", "unit", "the value of key 'unit' of response"),
+        (
+            "text",
+            ODD_TEXT,
+            "result",
+            "the value of key 'result' of response (the api's own slot: output)",
+        ),
+        ("text", "C", "unit", "the value of key 'unit' of response (the api's own slot: output)"),
         ("json", None, "raw", None),
     ]
     assert [(c.call_id, c.name, c.position, c.path) for c in view.tool_calls] == [

@@ -349,7 +349,7 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
                 layout = ""
                 if part.keyed is not None:
                     layout = f"the exact text is {part.keyed}, which {ctx.view.api} reads as"
-                    layout += " the tool's output; its own slot for text is elsewhere"
+                    layout += " the tool's output"
                 return _TextSeen("native", part.path, identical=True, layout=layout)
     for result in ctx.view.tool_results:
         for part in result.parts:

@@ -58,8 +58,9 @@ class WirePart:
     calls media found in one, or in place of one, `malformed`); None for every documented part."""
     keyed: str | None = None
     """For a text the api reads as the tool's output although it is not in the api's own text
-    slot: how it is held (e.g. `the value of key 'return_value' of response`), a layout note;
-    None where the text is in the slot the api documents for it."""
+    slot: how it is held, and that slot (e.g. `the value of key 'return_value' of response
+    (the api's own slot: output)`), a layout note; None where the text is in the slot the api
+    documents for it."""
 
 
 @dataclass(frozen=True)

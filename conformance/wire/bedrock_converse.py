@@ -210,15 +210,21 @@ def _part(member: str, value: object, path: str) -> WirePart:
     return unknown_part(member, {member: value}, path)
 
 
+_SLOT = "(the api's own slot: a text block)"
+
+
 def _json(value: object, path: str) -> list[WirePart]:
     """A `json` block: its string value, or the string values of its object, as keyed text."""
     where = f"{path}.json"
     if isinstance(value, str):
-        return [replace(text_part(value, where), keyed="a JSON string value")]
+        return [replace(text_part(value, where), keyed=f"a json block's string value {_SLOT}")]
     if isinstance(value, Mapping):
         obj = cast("Mapping[str, Any]", value)
         found = [
-            replace(text_part(item, f"{where}.{key}"), keyed=f"the value of key {key!r} of json")
+            replace(
+                text_part(item, f"{where}.{key}"),
+                keyed=f"the value of key {key!r} of a json block {_SLOT}",
+            )
             for key, item in obj.items()
             if isinstance(item, str)
         ]

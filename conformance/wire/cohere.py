@@ -153,7 +153,7 @@ def _document(block: Mapping[str, Any], path: str) -> list[WirePart]:
     for key, value in data.items():
         at = f"{where}.data.{key}"
         if isinstance(value, str):
-            note = f"the value of key {key!r} of a document's data"
+            note = f"the value of key {key!r} of a document's data (the api's own slot: text)"
             found.append(replace(text_part(value, at), keyed=note))
         elif value is not None:
             found.append(WirePart("json", at))

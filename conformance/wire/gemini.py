@@ -232,7 +232,9 @@ def _result(value: object, position: Position, path: str) -> _Result:
         is_error = True if "error" in items else None
         for key, item in items.items():
             read = key in _SLOTS or not slotted
-            keyed = None if key in _SLOTS else f"the value of key {key!r} of response"
+            keyed = None
+            if key not in _SLOTS:
+                keyed = f"the value of key {key!r} of response (the api's own slot: output)"
             if read and isinstance(item, str):
                 parts.append(replace(text_part(item, f"{where}.{key}"), keyed=keyed))
             elif read and _strings(item):
