@@ -165,10 +165,17 @@ def test_gemini_text_response_is_exact() -> None:
         "contents[2].parts[0].functionResponse",
         None,
     )
-    assert [(p.kind, p.text, p.path.rsplit(".", 1)[1]) for p in result.parts] == [
-        ("text", ODD_TEXT, "result"),
-        ("json", None, "unit"),
-        ("json", None, "raw"),
+    assert part.keyed is None, "`output` is the api's own slot"
+    # No `output`/`error` key: the whole response is the output, every string value exact.
+    assert [(p.kind, p.text, p.path.rsplit(".", 1)[1], p.keyed) for p in result.parts] == [
+        (
+            "text",
+            ODD_TEXT,
+            "result",
+            "the value of key 'result' of response (the api's own slot: output)",
+        ),
+        ("text", "C", "unit", "the value of key 'unit' of response (the api's own slot: output)"),
+        ("json", None, "raw", None),
     ]
     assert [(c.call_id, c.name, c.position, c.path) for c in view.tool_calls] == [
         ("c1", "get_weather", (1, 0), "contents[1].parts[0].functionCall")
@@ -1315,3 +1322,66 @@ def test_chat_apis_malformed_payload_names_the_path(
     api: str, payload: dict[str, Any], path: str
 ) -> None:
     _fails_at(api, payload, path)
+
+
+_PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n interleaved").decode("ascii")
+
+
+def _interleaved(api: str) -> dict[str, Any]:
+    """Two parallel calls' results, each followed by its own image, in one user message."""
+    calls: list[dict[str, Any]]
+    result: list[dict[str, Any]]
+    image: dict[str, Any]
+    match api:
+        case "bedrock-converse":
+            image = {"image": {"format": "png", "source": {"bytes": _PNG}}}
+            result = [
+                {"toolResult": {"toolUseId": f"c{n}", "content": [{"text": "ok"}]}} for n in (1, 2)
+            ]
+            calls = [{"toolUse": {"toolUseId": f"c{n}", "name": "t", "input": {}}} for n in (1, 2)]
+            return {
+                "messages": [
+                    {"role": "assistant", "content": calls},
+                    {"role": "user", "content": [result[0], image, result[1], image]},
+                ]
+            }
+        case "anthropic":
+            source = {"type": "base64", "media_type": "image/png", "data": _PNG}
+            image = {"type": "image", "source": source}
+            calls = [{"type": "tool_use", "id": f"c{n}", "name": "t", "input": {}} for n in (1, 2)]
+            result = [{"type": "tool_result", "tool_use_id": f"c{n}"} for n in (1, 2)]
+            return {
+                "messages": [
+                    {"role": "assistant", "content": calls},
+                    {"role": "user", "content": [result[0], image, result[1], image]},
+                ]
+            }
+        case _:
+            image = {"inlineData": {"mimeType": "image/png", "data": _PNG}}
+            calls = [{"functionCall": {"id": f"c{n}", "name": "t", "args": {}}} for n in (1, 2)]
+            result = [
+                {"functionResponse": {"id": f"c{n}", "name": "t", "response": {"output": "ok"}}}
+                for n in (1, 2)
+            ]
+            return {
+                "contents": [
+                    {"role": "model", "parts": calls},
+                    {"role": "user", "parts": [result[0], image, result[1], image]},
+                ]
+            }
+
+
+@pytest.mark.parametrize("api", ["bedrock-converse", "anthropic", "gemini"])
+def test_positions_are_per_block_in_an_interleaved_turn(api: str) -> None:
+    """Media right after its own result sits after that result and before the next one (it
+    used to be positioned at the message's first own block, "before" the second result)."""
+    view = locate(api, _interleaved(api))
+    first, second = (r.position for r in view.tool_results)
+    message = _only_message(view)
+    assert [message.position_of(i) for i in range(len(message.parts))] == [(1, 1), (1, 3)]
+    assert first < message.position_of(0) < second < message.position_of(1)
+
+
+def _only_message(view: WireView) -> WireMessage:
+    (message,) = view.messages
+    return message

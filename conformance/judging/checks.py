@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from conformance.history import History, dump, texts
-from conformance.judging import guard
+from conformance.judging import guard, turns
 from conformance.judging.observe import (
+    ItemObservation,
     Observation,
     first_line,
     is_refusal,
@@ -29,6 +30,7 @@ from conformance.scenarios.build import scenario
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.targets.kit import Fetch, exception_snapshot, fixture_host
 from conformance.wire import WireView, locate
+from conformance.wire.acceptance import breaches
 
 __all__ = [
     "CHECKS",
@@ -55,6 +57,7 @@ Check = Literal[
     "unsupported-raises",
     "api-accepts",
     "error-flag",
+    "parallel-turn",
     "sdk-schema",
     "cassette",
 ]
@@ -67,6 +70,7 @@ CHECKS: tuple[Check, ...] = (
     "unsupported-raises",
     "api-accepts",
     "error-flag",
+    "parallel-turn",
     "sdk-schema",
     "cassette",
 )
@@ -198,8 +202,21 @@ def applicable_checks(
     through the official client and replayed from `cassettes/`, `conformance.recording.cassettes`)
     runs when a cassette folder is configured, on the same cells.
     """
-    if cell.expect in ("unsupported", "refuse-or-download"):
+    if cell.expect == "unsupported":
         return ("snapshot", "outcome", "no-silent-loss", "api-accepts", "unsupported-raises")
+    if cell.expect == "refuse-or-download":
+        # A download is judged exactly as the inline cell of the same row, type and style:
+        # its text, provenance and turn too. A typed refusal passes those (nothing was sent).
+        return (
+            "snapshot",
+            "outcome",
+            "no-silent-loss",
+            "api-accepts",
+            "unsupported-raises",
+            "text-identical",
+            "provenance",
+            "parallel-turn",
+        )
     sdk: tuple[Check, ...] = ("sdk-schema",) if sdk_schema else ()
     if cassette:
         sdk = (*sdk, "cassette")
@@ -207,7 +224,7 @@ def applicable_checks(
         # Where the api has no flag, a failed call's text travels as is: outcome and
         # text-identical judge that; there is no flag to check.
         flag: tuple[Check, ...] = ("error-flag",) if cell.error == "flag" else ()
-        return ("snapshot", "outcome", "text-identical", "provenance", *flag, *sdk)
+        return ("snapshot", "outcome", "text-identical", "provenance", *flag, "parallel-turn", *sdk)
     return (
         "snapshot",
         "outcome",
@@ -215,6 +232,7 @@ def applicable_checks(
         "api-accepts",
         "text-identical",
         "provenance",
+        "parallel-turn",
         *sdk,
     )
 
@@ -243,6 +261,15 @@ def _outcome(run: CellRun) -> CheckResult:
     detail = f"expected {shown}, observed {got}"
     if run.observation.url is not None:
         detail += f"; url: {run.observation.url}"
+    notes = [
+        f"{i.content_type} from {i.tool_name} ({i.call_id}) at {i.where}: {i.layout}"
+        for i in run.observation.items
+        if i.layout
+    ]
+    if notes:
+        # Held where the api reads it, but not in the api's own slot: a layout difference.
+        passed = False
+        detail += "\nlayout: " + "\nlayout: ".join(notes)
     if not passed:
         detail += "\n" + run.observation.detail
     return CheckResult(passed, detail)
@@ -271,15 +298,24 @@ def _no_silent_loss(run: CellRun) -> CheckResult:
     return CheckResult(False, "\n".join(problems))
 
 
+def _refused(run: CellRun) -> bool:
+    """Both renderings are the target's typed refusal: nothing was sent."""
+    return _refusal(run, run.first) is None and _refusal(run, run.stored) is None
+
+
 def _text_identical(run: CellRun) -> CheckResult:
+    """Every text of the history byte for byte where the api reads it: a tool's text as its
+    tool's output, prompt-style text as the text of a user message after its tool result."""
     view = run.view
     if view is None:
+        if run.cell.expect == "refuse-or-download" and _refused(run):
+            return CheckResult(True, f"refused before sending: {run.first.describe()}")
         return CheckResult(False, f"no payload to carry the text: {_no_view(run)}")
     problems = _changed(run) if run.cell.error is not None else []
     problems += [
         f"tool text from {i.tool_name} ({i.call_id}): {i.outcome} {i.detail}".rstrip()
         for i in run.observation.items
-        if i.content_type == "text" and i.outcome != "native"
+        if i.content_type == "text" and not i.identical
     ]
     wire_texts = {p.text for r in view.tool_results for p in r.parts} | {
         p.text for m in view.messages for p in m.parts
@@ -290,6 +326,17 @@ def _text_identical(run: CellRun) -> CheckResult:
         if text not in wire_texts
     ]
     return CheckResult(not problems, "\n".join(problems) or "every text byte-identical")
+
+
+def _parallel_turn(run: CellRun) -> CheckResult:
+    """A parallel turn is one unit (`conformance.judging.turns`)."""
+    view = run.view
+    if view is None:
+        if _refused(run):
+            return CheckResult(True, f"refused before sending: {run.first.describe()}")
+        return CheckResult(False, f"no turn to judge: {_no_view(run)}")
+    problems = turns.turn_problems(run.history, view)
+    return CheckResult(not problems, "\n".join(problems) or "each turn answered whole, in order")
 
 
 def _provenance(run: CellRun) -> CheckResult:
@@ -325,14 +372,13 @@ def _unsupported_raises(run: CellRun) -> CheckResult:
     `refuse-or-download` cell a download carried intact passes too."""
     first, stored = run.first, run.stored
     if run.cell.expect == "refuse-or-download" and _downloaded(run) and first.payload is not None:
+        # Judged as the inline cell: intact bytes pass here wherever they sit (placement,
+        # markers and the storage round trip are judged by api-accepts and provenance).
         observation = run.observation
-        if observation.outcome in LOSSY or observation.outcome not in accepted_outcomes(run.cell):
+        lost = [i for i in observation.items if i.content_type != "text" and i.outcome in LOSSY]
+        if lost or observation.outcome in ("crashed", "malformed"):
             return CheckResult(
-                False, f"downloaded the URL, then did not carry the bytes\n{observation.detail}"
-            )
-        if stored.payload is None or payload_bytes(first.payload) != payload_bytes(stored.payload):
-            return CheckResult(
-                False, f"downloaded and sent; after storage: {stored.describe()} (differs)"
+                False, f"downloaded the URL, then did not carry it intact\n{observation.detail}"
             )
         return CheckResult(True, f"downloaded the URL and sent the bytes: {observation.outcome}")
     problems = [
@@ -394,21 +440,37 @@ def _api_accepts(run: CellRun) -> CheckResult:
             problems.append(f"{at}: in the tool result, which does not carry it on this row")
         elif cell.expect == "refuse-or-download" and item.sent_as == "url":
             problems.append(f"{at}: sent as a URL, which this api takes no URL form for")
+    problems += _undefined_blocks(run, media)
+    if run.first.payload is not None:
+        problems += [str(breach) for breach in breaches(cell.api, run.first.payload)]
     if problems:
         return CheckResult(False, "\n".join(problems))
-    return CheckResult(True, "media only where the row accepts it")
+    return CheckResult(True, "media only where the row accepts it; the api's ordering rules kept")
+
+
+def _undefined_blocks(run: CellRun, media: list[ItemObservation]) -> list[str]:
+    """Blocks of a type the api does not define where they sit, not already reported."""
+    view = run.view
+    if view is None:
+        return []
+    reported = {i.where for i in media if i.outcome == "malformed"}
+    parts = [p for r in view.tool_results for p in r.parts]
+    parts += [p for m in view.messages for p in m.parts]
+    return [
+        f"a {p.undocumented!r} block at {p.path}, which {view.api} does not define there"
+        for p in parts
+        if p.undocumented is not None and p.path not in reported
+    ]
 
 
 def _error_flag(run: CellRun) -> CheckResult:
-    """A failed call carries the api's native error flag (rows whose api has one)."""
+    """The api's native error flag exactly where a call failed (rows whose api has one): on the
+    failed call's result, and on no result of a call that succeeded."""
     view = run.view
     if view is None:
         return CheckResult(False, _no_view(run))
-    results = view.results_for(view.tool_calls[0].call_id) if view.tool_calls else []
-    if not results:
-        return CheckResult(False, "no tool result for the failed call")
-    flag = results[0].is_error
-    return CheckResult(flag is True, f"the api's error flag is {flag!r} (expected True)")
+    problems = turns.error_flags(run.history, view)
+    return CheckResult(not problems, "\n".join(problems) or "flagged exactly where a call failed")
 
 
 def _sdk_schema(run: CellRun) -> CheckResult:
@@ -430,6 +492,7 @@ _JUDGES: dict[Check, Callable[[CellRun], CheckResult]] = {
     "unsupported-raises": _unsupported_raises,
     "api-accepts": _api_accepts,
     "error-flag": _error_flag,
+    "parallel-turn": _parallel_turn,
     "sdk-schema": _sdk_schema,
 }
 

@@ -4,7 +4,8 @@ way is not weighed like one that loses its users' data.
 - **required**: what protects the user's data. Nothing a tool returned is lost, noted over,
   stringified or altered; text stays byte-identical; nothing is sent where the api refuses it;
   where the api cannot carry media the target refuses with its declared error before sending;
-  a failed call carries the api's native error flag.
+  a failed call carries the api's native error flag; a parallel turn is answered whole (its
+  results in call order, together, naming their own tools, flagged exactly where a call failed).
 - **recommended**: provenance. Media moved out of its tool result is preceded by a marker
   naming its call, and provenance survives the target's own storage and replay on another api.
   Without it the model cannot tell tool output from what the user uploaded, but nothing is lost.
@@ -39,6 +40,7 @@ CHECK_LEVELS: Final[dict[str, Level]] = {
     "api-accepts": "required",
     "unsupported-raises": "required",
     "error-flag": "required",
+    "parallel-turn": "required",
     "provenance": "recommended",
     "outcome": "reference",
     "snapshot": "reference",

@@ -20,34 +20,44 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from conformance import marker
 from conformance.errors import SuiteError, UnsupportedContent
 from conformance.history import (
     History,
     Media,
     Message,
-    Part,
     Text,
     ToolCall,
     ToolResult,
     texts,
 )
+from conformance.judging.placing import (
+    RANK,
+    Context,
+    Identity,
+    Produced,
+    UrlBytes,
+    after_all,
+    identity_of,
+    is_marker_like,
+    marker_for,
+    placement,
+    same_type,
+    slots_of,
+    text_matches,
+    wire_ids,
+)
 from conformance.matrix.vocabulary import LOSSY, SEVERITY, Outcome, UrlHandling
 from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
 from conformance.wire import (
     WireFormatError,
-    WireMessage,
     WirePart,
-    WireToolResult,
     WireView,
-    digest,
     locate,
 )
 
@@ -66,10 +76,8 @@ __all__ = [
     "observe",
     "produced_parts",
     "refusal_types_of",
+    "wire_ids",
 ]
-
-UrlBytes = Callable[[str], bytes | None]
-"""The bytes a URL serves, where the suite knows them (the fixture host's files), else None."""
 
 
 def fixture_url_bytes(url: str) -> bytes | None:
@@ -80,15 +88,6 @@ def fixture_url_bytes(url: str) -> bytes | None:
     if prefix.endswith("/conformance") and name in FIXTURE_TYPES:
         return fixture_bytes(name)
     return None
-
-
-@dataclass(frozen=True)
-class Produced:
-    """A part a tool produced: in its result, or as user content stored with provenance."""
-
-    call: ToolCall
-    part: Part
-    origin: Literal["result", "prompt"]
 
 
 @dataclass(frozen=True)
@@ -106,6 +105,12 @@ class ItemObservation:
     fallback-marked or fallback-unmarked; None otherwise."""
     sent_as: Literal["url", "bytes"] | None = None
     """How a URL item was found in the payload: its URL, or the bytes the URL serves."""
+    identical: bool = False
+    """For text: its exact string is a value the api reads as this tool's output (or, for
+    prompt-style content, as the text of a user message after its tool result)."""
+    layout: str = ""
+    """A layout note (the reference level): how the item is held where the api's own slot
+    differs, e.g. text under another key of a JSON object the api reads as the output."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +141,7 @@ class Observation:
             f"{i.content_type} from {i.tool_name} ({i.call_id}, {i.origin}): {i.outcome}"
             + (f" at {i.where}" if i.where else "")
             + (f": {i.detail}" if i.detail else "")
+            + (f" (layout: {i.layout})" if i.layout else "")
             for i in self.items
         ]
         if self.url is not None:
@@ -191,176 +197,8 @@ def produced_parts(history: History) -> list[Produced]:
     return out
 
 
-# --- media identity --------------------------------------------------------------------------
-
-_MEDIA_KINDS = frozenset({"image", "document", "audio", "video", "other"})
-_TYPE_ALIASES = {
-    "audio/x-wav": "audio/wav",
-    "audio/wave": "audio/wav",
-    "audio/vnd.wave": "audio/wav",
-    "audio/mp3": "audio/mpeg",
-    "image/jpg": "image/jpeg",
-}
-
-
-def _same_type(stated: str, given: str) -> bool:
-    """Whether the media type a payload states is the history's (parameters, case and common
-    aliases aside)."""
-
-    def norm(value: str) -> str:
-        bare = value.split(";", 1)[0].strip().lower()
-        return _TYPE_ALIASES.get(bare, bare)
-
-    return norm(stated) == norm(given)
-
-
-@dataclass(frozen=True)
-class _Identity:
-    """What a media item looks like on the wire: the digest of its bytes (inline, or those its
-    URL serves) and its URL."""
-
-    digest: str | None
-    url: str | None
-
-    def matches(self, part: WirePart) -> Literal["url", "bytes"] | None:
-        if self.url is not None and part.url == self.url:
-            return "url"
-        if self.digest is not None and part.digest == self.digest:
-            return "bytes"
-        return None
-
-
-def _identity(media: Media, url_bytes: UrlBytes) -> _Identity:
-    if media.data is not None:
-        return _Identity(digest(media.data), None)
-    assert media.url is not None
-    served = url_bytes(media.url)
-    return _Identity(digest(served) if served is not None else None, media.url)
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """A media part of the payload and the block that holds it."""
-
-    part: WirePart
-    container: str
-    result: WireToolResult | None
-    message: WireMessage | None
-    index: int
-
-
-def _slots(view: WireView) -> list[_Slot]:
-    slots: list[_Slot] = []
-    for result in view.tool_results:
-        for index, part in enumerate(result.parts):
-            if part.kind in _MEDIA_KINDS:
-                slots.append(_Slot(part, result.path, result, None, index))
-    for message in view.messages:
-        for index, part in enumerate(message.parts):
-            if part.kind in _MEDIA_KINDS:
-                slots.append(_Slot(part, message.path, None, message, index))
-    return slots
-
-
-@dataclass
-class _Context:
-    view: WireView
-    history_texts: frozenset[str]
-    call_ids: dict[str, str]
-    """History call id -> the id the payload uses for that call."""
-    names: dict[str, str]
-    """Payload call id -> tool name."""
-    identities: list[_Identity]
-    """Every media item of the history."""
-    slots: list[_Slot]
-    claimed: set[str] = field(default_factory=set[str])
-    """Paths of payload media parts already accounted to a history item."""
-    placed: set[str] = field(default_factory=set[str])
-    """Paths of payload media parts an item was placed at."""
-
-    def known(self, part: WirePart) -> bool:
-        return any(i.matches(part) for i in self.identities)
-
-    def carrying(self) -> set[str]:
-        """Blocks that hold a media part of the history, bytes or URL intact."""
-        return {s.container for s in self.slots if self.known(s.part)}
-
-
-def _wire_ids(history: History, view: WireView) -> dict[str, str]:
-    """Pair history calls with payload calls by order and name, so rewritten ids still match."""
-    calls = [item for item in history if isinstance(item, ToolCall)]
-    wire = list(view.tool_calls)
-    if len(calls) == len(wire) and all(c.name == w.name for c, w in zip(calls, wire, strict=True)):
-        return {c.tool_call_id: w.call_id for c, w in zip(calls, wire, strict=True)}
-    return {c.tool_call_id: c.tool_call_id for c in calls}
-
-
-def _verbatim(needle: str, text: str) -> bool:
-    """`needle` in `text`, not as part of a longer name or id (`call_1` is not in `call_12`)."""
-    pattern = rf"(?<![A-Za-z0-9_\-]){re.escape(needle)}(?![A-Za-z0-9_\-])"
-    return bool(needle) and re.search(pattern, text) is not None
-
-
-def _names_call(text: str, call_id: str, name: str) -> bool:
-    """Whether a text part names this call: our marker if it holds one, else any text that
-    holds the tool name and call id verbatim (design rule 2 lets targets word it their way)."""
-    markers = marker.find(text)
-    if markers:
-        return any(m == (name, call_id) for m in markers)
-    if _MARKER_TAG in text:
-        return False  # our marker, broken (e.g. an unescaped quote): it names nothing exactly
-    return _verbatim(call_id, text) and _verbatim(name, text)
-
-
-_MARKER_TAG = "<conformance:tool_return"
-
-
-def _marker_for(ctx: _Context, message: WireMessage, index: int) -> tuple[str, str] | None:
-    """The (name, call id) named by the nearest marker-like text part before `index`."""
-    for part in reversed(message.parts[:index]):
-        if part.kind != "text" or part.text is None or part.text in ctx.history_texts:
-            continue
-        for call_id, name in ctx.names.items():
-            if _names_call(part.text, call_id, name):
-                return name, call_id
-    return None
-
-
-def _text_matches(part: WirePart, text: str) -> bool:
-    return part.kind == "text" and part.text == text
-
-
-def _after(position: tuple[int, int], results: Iterable[WireToolResult]) -> bool:
-    return all(position > r.position for r in results)
-
-
-def _placement(ctx: _Context, item: Produced, slot: _Slot) -> tuple[Outcome, str]:
-    """Where a found media item sits: native, fallback-marked or fallback-unmarked (why)."""
-    wire_id = ctx.call_ids.get(item.call.tool_call_id, item.call.tool_call_id)
-    own = ctx.view.results_for(wire_id)
-    if slot.result is not None:
-        if slot.result.call_id == wire_id:
-            return "native", ""
-        return "fallback-unmarked", f"in the tool result of {slot.result.call_id!r}"
-    message = slot.message
-    assert message is not None
-    if message.role != "user":
-        return "fallback-unmarked", f"in a {message.role} message"
-    if not _after(message.position, own):
-        return "fallback-unmarked", "before its tool result"
-    named = _marker_for(ctx, message, slot.index)
-    if named is None:
-        return "fallback-unmarked", "no marker before it in its message"
-    if named[1] != wire_id:
-        return "fallback-unmarked", f"the marker before it names {named[1]!r}"
-    return "fallback-marked", ""
-
-
-_RANK = {"native": 0, "fallback-marked": 1, "fallback-unmarked": 2}
-
-
 def _classify_media(
-    ctx: _Context, item: Produced, media: Media, identity: _Identity, expected: int
+    ctx: Context, item: Produced, media: Media, identity: Identity, expected: int
 ) -> ItemObservation:
     found = [(s, how) for s in ctx.slots if (how := identity.matches(s.part)) is not None]
 
@@ -380,8 +218,8 @@ def _classify_media(
         # Items with the same bytes (one chart returned by two calls) each take their own
         # part: an earlier item's part is taken only when nothing else is left.
         free = [(s, how) for s, how in found if s.part.path not in ctx.placed] or found
-        placed = [(_placement(ctx, item, s), s, how) for s, how in free]
-        placed.sort(key=lambda p: _RANK[p[0][0]])
+        placed = [(placement(ctx, item, s), s, how) for s, how in free]
+        placed.sort(key=lambda p: RANK[p[0][0]])
         (outcome, why), slot, how = placed[0]
         ctx.placed.add(slot.part.path)
         ctx.claimed.update(s.part.path for s, _ in found)
@@ -399,12 +237,13 @@ def _classify_media(
             return seen(
                 "malformed",
                 slot.part.path,
-                f"in a {slot.part.undocumented!r} block, which {ctx.view.api} does not define",
+                f"in a {slot.part.undocumented!r} block, which {ctx.view.api} does not define"
+                " there",
                 placed=outcome,
                 sent_as=sent_as,
             )
         stated = slot.part.media_type
-        if stated is not None and not _same_type(stated, media.media_type):
+        if stated is not None and not same_type(stated, media.media_type):
             return seen(
                 "altered: media type",
                 slot.part.path,
@@ -415,12 +254,26 @@ def _classify_media(
         return seen(outcome, slot.part.path, why, sent_as=sent_as)
     for slot in ctx.slots:
         part = slot.part
+        if part.path in ctx.claimed or ctx.known(part) or part.undocumented is None:
+            continue
+        # A block the api does not define there, in place of the item: whatever its name and
+        # whether or not its bytes can be read, the api cannot take it (`malformed`).
+        ctx.claimed.add(part.path)
+        outcome, _ = placement(ctx, item, slot)
+        return seen(
+            "malformed",
+            part.path,
+            f"a {part.undocumented!r} block, which {ctx.view.api} does not define there",
+            placed=outcome,
+        )
+    for slot in ctx.slots:
+        part = slot.part
         if part.path in ctx.claimed or ctx.known(part):
             continue
         if part.kind != media.type and not (part.kind == "other" and (part.digest or part.url)):
             continue  # only media of its kind, or an unnamed block holding some media
         ctx.claimed.add(part.path)
-        outcome, _ = _placement(ctx, item, slot)
+        outcome, _ = placement(ctx, item, slot)
         if part.digest is None and part.url is None:
             what = "bytes that do not decode"
         elif part.url is not None:
@@ -432,7 +285,7 @@ def _classify_media(
     return seen(outcome, where, detail)
 
 
-def _lost(ctx: _Context, media: Media) -> tuple[Outcome, str, str]:
+def _lost(ctx: Context, media: Media) -> tuple[Outcome, str, str]:
     """Media that is not in the payload as media: stringified, noted or dropped."""
     needles: list[str] = []
     if media.data is not None:
@@ -452,7 +305,7 @@ def _lost(ctx: _Context, media: Media) -> tuple[Outcome, str, str]:
         assert part.text is not None
         if container in carrying:
             continue  # text next to media carried intact is that media's company, not a note
-        if part.text and part.text not in ctx.history_texts and not _is_marker_like(ctx, part):
+        if part.text and part.text not in ctx.history_texts and not is_marker_like(ctx, part):
             return "noted", part.path, f"replaced by {part.text[:80]!r}"
     return "dropped", "", "not in the payload"
 
@@ -463,48 +316,87 @@ def _all_text_parts(view: WireView) -> list[tuple[str, WirePart]]:
     return [(c, p) for c, p in parts if p.kind == "text" and p.text is not None]
 
 
-def _is_marker_like(ctx: _Context, part: WirePart) -> bool:
-    assert part.text is not None
-    return any(_names_call(part.text, cid, name) for cid, name in ctx.names.items())
-
-
 def _normal(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-def _classify_text(ctx: _Context, item: Produced, text: str) -> tuple[Outcome, str, str]:
+@dataclass(frozen=True)
+class _TextSeen:
+    outcome: Outcome
+    where: str = ""
+    detail: str = ""
+    identical: bool = False
+    layout: str = ""
+
+
+def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
+    """Where and how a tool's text is in the payload.
+
+    Identical (`_TextSeen.identical`) when its exact string is a value the api reads as this
+    tool's output: a text part of its own tool result (under another key where the api reads
+    the whole object as the output, with a layout note); or, for prompt-style content, a text
+    part of a user message after its tool result, which is where such text belongs (its
+    placement and provenance are judged at the recommended level, not here).
+    """
     wire_id = ctx.call_ids.get(item.call.tool_call_id, item.call.tool_call_id)
     own = ctx.view.results_for(wire_id)
     for result in own:
         for index, part in enumerate(result.parts):
-            if _text_matches(part, text):
+            if text_matches(part, text):
                 added = [p for p in result.parts[:index] if p.text not in ctx.history_texts]
-                if any(_is_marker_like(ctx, p) for p in added if p.kind == "text"):
-                    return "altered", part.path, "a marker was added before the text"
-                return "native", part.path, ""
+                if any(is_marker_like(ctx, p) for p in added if p.kind == "text"):
+                    return _TextSeen("altered", part.path, "a marker was added before the text")
+                layout = ""
+                if part.keyed is not None:
+                    layout = f"the exact text is {part.keyed}, which {ctx.view.api} reads as"
+                    layout += " the tool's output"
+                return _TextSeen("native", part.path, identical=True, layout=layout)
     for result in ctx.view.tool_results:
         for part in result.parts:
-            if result.call_id != wire_id and _text_matches(part, text):
-                return "fallback-unmarked", part.path, f"in the tool result of {result.call_id!r}"
+            if result.call_id != wire_id and text_matches(part, text):
+                where = f"in the tool result of {result.call_id!r}"
+                return _TextSeen("fallback-unmarked", part.path, where)
     for message in ctx.view.messages:
-        if not _after(message.position, own):
-            continue
         for index, part in enumerate(message.parts):
-            if _text_matches(part, text):
-                if message.role == "user" and _marker_for(ctx, message, index) is not None:
-                    return "fallback-marked", part.path, "text moved to a user message"
-                return "fallback-unmarked", part.path, "text moved out of its tool result"
+            if not text_matches(part, text):
+                continue
+            after = after_all(message.position_of(index), own)
+            marked = message.role == "user" and marker_for(ctx, message, index) is not None
+            placed: Outcome = "fallback-marked" if marked and after else "fallback-unmarked"
+            if item.origin == "prompt" and message.role == "user" and after:
+                why = "prompt-style text in a user message after its tool result"
+                return _TextSeen(placed, part.path, why + ("" if marked else ", unmarked"), True)
+            if not after:
+                why = f"in a {message.role} message before its tool result"
+            elif message.role != "user":
+                why = f"in a {message.role} message"
+            else:
+                why = "text moved out of its tool result" + (" to a user message" if marked else "")
+            return _TextSeen(placed, part.path, why)
+    undocumented = tuple(
+        (f"$.{slot.part.path}", slot.part.undocumented)
+        for slot in ctx.slots
+        if slot.part.undocumented
+    )
     quoted = {json.dumps(text, ensure_ascii=ascii)[1:-1] for ascii in (False, True)} - {text}
     for path, value in ctx.view.strings:
         if text in value:
-            return "altered", path, "the text is wrapped in a longer string"
+            for prefix, name in undocumented:
+                if path.startswith((f"{prefix}.", f"{prefix}[")):
+                    why = f"in a {name!r} block, which {ctx.view.api} does not define there"
+                    return _TextSeen("malformed", path, why)
+            if value == text:
+                why = f"the exact text sits at {path}, which {ctx.view.api} does not read as"
+                return _TextSeen("altered", path, why + " the tool's output")
+            return _TextSeen("altered", path, "the text is wrapped in a longer string")
         if any(q in value for q in quoted):
-            return "stringified", path, "the text is JSON-escaped inside a string"
+            return _TextSeen("stringified", path, "the text is JSON-escaped inside a string")
     wanted = _normal(text)
     for path, value in ctx.view.strings:
         if wanted and wanted in _normal(value):
-            return "altered", path, "the text differs in whitespace or normalization"
-    return "dropped", "", "not in the payload"
+            why = "the text differs in whitespace or normalization"
+            return _TextSeen("altered", path, why)
+    return _TextSeen("dropped", "", "not in the payload")
 
 
 def _worst(outcomes: Iterable[Outcome]) -> Outcome:
@@ -518,33 +410,35 @@ def classify(
     """The outcome of every tool-produced part of `history` in a located payload."""
     produced = produced_parts(history)
     media = [p.part for p in produced if not isinstance(p.part, Text)]
-    identities = [_identity(m, url_bytes) for m in media]
-    ctx = _Context(
+    identities = [identity_of(m, url_bytes) for m in media]
+    ctx = Context(
         view=view,
         history_texts=frozenset(texts(history)),
-        call_ids=_wire_ids(history, view),
+        call_ids=wire_ids(history, view),
         names={c.call_id: c.name for c in view.tool_calls},
         identities=identities,
-        slots=_slots(view),
+        slots=slots_of(view),
     )
     items: list[ItemObservation] = []
     for item in produced:
         part = item.part
         if isinstance(part, Text):
-            outcome, where, detail = _classify_text(ctx, item, part.text)
+            seen = _classify_text(ctx, item, part.text)
             items.append(
                 ItemObservation(
                     call_id=item.call.tool_call_id,
                     tool_name=item.call.name,
                     content_type=part.type,
                     origin=item.origin,
-                    outcome=outcome,
-                    where=where,
-                    detail=detail,
+                    outcome=seen.outcome,
+                    where=seen.where,
+                    detail=seen.detail,
+                    identical=seen.identical,
+                    layout=seen.layout,
                 )
             )
             continue
-        identity = _identity(part, url_bytes)
+        identity = identity_of(part, url_bytes)
         expected = sum(1 for other in identities if other == identity)
         items.append(_classify_media(ctx, item, part, identity, expected))
     return Observation(outcome=_worst(i.outcome for i in items), items=tuple(items))

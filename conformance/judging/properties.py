@@ -8,14 +8,18 @@ each property failing on a mutant that breaks it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from conformance import marker
 from conformance.history import History, Media, Message, Part, Text, ToolResult, texts
 from conformance.judging.checks import payload_bytes
-from conformance.judging.observe import classify, is_refusal, refusal_types_of
+from conformance.judging.observe import (
+    classify,
+    fixture_url_bytes,
+    is_refusal,
+    refusal_types_of,
+)
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import WireFormatError, WireView, digest, locate
 
@@ -104,23 +108,41 @@ def _media(history: History) -> list[Media]:
 
 
 def media_exactly_once(target: Target, row: RowRef, history: History) -> None:
-    """Every media item appears exactly once in the payload, or the call raises."""
+    """Every media item appears exactly once in the payload, or the call raises.
+
+    An item is counted by identity: its bytes, or for a URL item its URL and the bytes the URL
+    serves alike (`observe.fixture_url_bytes`), so a downloaded copy sent beside the URL counts
+    twice. Items of the history with the same identity are counted together."""
     found = _rendered_view(target, row, history)
     if found is None:
         return
     parts = [p for r in found[1].tool_results for p in r.parts]
     parts += [p for m in found[1].messages for p in m.parts]
-    seen = Counter(p.digest or p.url for p in parts if p.kind != "text")
-    for media in _media(history):
-        key = digest(media.data) if media.data is not None else media.url
-        if seen[key] != 1:
+    media = [p for p in parts if p.kind != "text" and (p.digest or p.url)]
+    identities = [_identity(m) for m in _media(history)]
+    for item, identity in zip(_media(history), identities, strict=True):
+        seen = sum(1 for p in media if p.url in identity or p.digest in identity)
+        expected = identities.count(identity)
+        if seen != expected:
             raise PropertyFailed(
-                f"{row.id}: {media.type} {media.identifier!r} appears {seen[key]} times"
+                f"{row.id}: {item.type} {item.identifier!r} appears {seen} times"
+                + (f" (expected {expected}: items with the same bytes)" if expected > 1 else "")
             )
 
 
+def _identity(media: Media) -> frozenset[str]:
+    """The wire identities of a media item: the digest of its bytes; for a URL item its URL
+    and the digest of the bytes it serves, where the suite knows them."""
+    if media.data is not None:
+        return frozenset({digest(media.data)})
+    assert media.url is not None
+    served = fixture_url_bytes(media.url)
+    return frozenset({media.url} | ({digest(served)} if served is not None else set()))
+
+
 def text_identical(target: Target, row: RowRef, history: History) -> None:
-    """Every text of the history is sent byte for byte, tool text in its own tool result."""
+    """Every text of the history is sent byte for byte where the api reads it: tool text as its
+    tool's output, prompt-style text as a user message's text after its tool result."""
     found = _rendered_view(target, row, history)
     if found is None:
         return
@@ -132,8 +154,10 @@ def text_identical(target: Target, row: RowRef, history: History) -> None:
             raise PropertyFailed(f"{row.id}: text not sent byte for byte: {text[:80]!r}")
     observation = classify(history, view)
     for item in observation.items:
-        if item.content_type == "text" and item.outcome != "native":
-            raise PropertyFailed(f"{row.id}: tool text from {item.call_id!r} is {item.outcome}")
+        if item.content_type == "text" and not item.identical:
+            raise PropertyFailed(
+                f"{row.id}: tool text from {item.call_id!r} is {item.outcome}: {item.detail}"
+            )
 
 
 def markers_name_their_calls(target: Target, row: RowRef, history: History) -> None:

@@ -4,8 +4,15 @@ Cassettes can be recorded offline against it (`nox -s record`): the official SDK
 pointed at its base URL, send their real requests, and get back an answer they parse like the
 provider's own. It knows each endpoint the SDKs call (see `ROUTES`), answers 404 for any other
 path and 400 for a body that is not a JSON object, so a client sent to the wrong place fails
-loudly instead of being recorded. It proves nothing about what a provider accepts: cassettes
-recorded here say `origin: double`; only a live recording (`nox -s record -- --live`) does.
+loudly instead of being recorded.
+
+A request that breaks one of its api's acceptance rules (`conformance.wire.acceptance`: where
+blocks may sit, how many results a turn takes) gets the provider's answer to it instead: HTTP
+400 with the provider's error body (`refusal`), so a client sees what the provider would have
+said. The api of a chat-completions path, which several apis share, is told by the fake key
+the client sends (`conformance.recording.send.FAKE_KEYS`). Beyond those rules it proves
+nothing about what a provider accepts: cassettes recorded here say `origin: double`; only a
+live recording (`nox -s record -- --live`) does.
 """
 
 from __future__ import annotations
@@ -18,8 +25,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final, cast
+from urllib.parse import unquote
 
-__all__ = ["ROUTES", "Double", "Received", "running"]
+from conformance.recording.send import FAKE_KEYS
+from conformance.wire.acceptance import Breach, breaches
+
+__all__ = ["ROUTES", "Double", "Received", "refusal", "route_api", "running"]
 
 _Answer = Callable[[re.Match[str], dict[str, Any]], dict[str, Any]]
 
@@ -137,6 +148,82 @@ ROUTES: Final[tuple[tuple[re.Pattern[str], _Answer], ...]] = (
 )
 """Path (without the query) -> the answer."""
 
+_CHAT_KEYS: Final[dict[str, str]] = {
+    FAKE_KEYS["mistral"]: "mistral",
+    FAKE_KEYS["groq"]: "groq",
+    FAKE_KEYS["xai"]: "xai",
+    FAKE_KEYS["huggingface"]: "huggingface",
+}
+
+
+def route_api(path: str, headers: dict[str, str]) -> str | None:
+    """The api a request path (and, for the shared chat path, its bearer key) belongs to."""
+    if path.startswith("/openai/v1/chat/completions"):
+        return "groq"
+    if path.endswith("/v1/chat/completions"):
+        key = headers.get("authorization", "").removeprefix("Bearer ").strip()
+        return _CHAT_KEYS.get(key, "openai-chat")
+    for prefix, api in (
+        ("/v1/responses", "openai-responses"),
+        ("/v1/messages", "anthropic"),
+        ("/v1beta/models/", "gemini"),
+        ("/model/", "bedrock-converse"),
+        ("/v2/chat", "cohere"),
+    ):
+        if path.startswith(prefix):
+            return api
+    return None
+
+
+def _error_body(api: str, breach: Breach) -> tuple[dict[str, Any], dict[str, str]]:
+    """The provider's 400 body (and headers) for a breach, in each provider's own shape
+    (the shapes are those the rules' sources quote)."""
+    message = breach.message
+    match api:
+        case "openai-chat":
+            index = breach.path.removeprefix("messages[").split("]", 1)[0]
+            error = {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": f"messages.[{index}].role",
+                "code": None,
+            }
+            return {"error": error}, {}
+        case "openai-responses":
+            error = {"message": message, "type": "invalid_request_error", "param": "input"}
+            return {"error": {**error, "code": None}}, {}
+        case "anthropic":
+            error = {"type": "invalid_request_error", "message": message}
+            return {"type": "error", "error": error, "request_id": "req_double"}, {}
+        case "gemini":
+            return {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}, {}
+        case "bedrock-converse":
+            return {"message": message}, {"x-amzn-errortype": "ValidationException"}
+        case "mistral":
+            kind = (
+                "invalid_request_error"
+                if breach.rule == "MI-1"
+                else "invalid_request_message_order"
+            )
+            body = {"object": "error", "message": message, "type": kind}
+            return {**body, "param": None, "code": "3230"}, {}
+        case _:
+            return {"error": {"message": message}}, {}
+
+
+def refusal(
+    path: str, headers: dict[str, str], body: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The provider's 400 answer (body, headers) to a request that breaks one of its api's
+    acceptance rules (the first, as a provider reports one error); None for any other request."""
+    api = route_api(path, headers)
+    if api is None:
+        return None
+    if api == "bedrock-converse" and (found := re.fullmatch(r"/model/([^/]+)/converse", path)):
+        body = {**body, "modelId": unquote(found[1])}  # boto3 sends the model id in the path
+    broken = breaches(api, body)
+    return _error_body(api, broken[0]) if broken else None
+
 
 @dataclass(frozen=True)
 class Received:
@@ -183,6 +270,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {"error": {"message": "the double expects a JSON object body"}})
             return
         request = cast("dict[str, Any]", parsed)
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        if (refused := refusal(path, headers, request)) is not None:
+            self._send(400, *refused)
+            return
         for pattern, answer in ROUTES:
             match = pattern.fullmatch(path)
             if match:
@@ -193,9 +284,13 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._send(404, {"error": {"message": f"the double does not serve GET {self.path}"}})
 
-    def _send(self, status: int, answer: dict[str, Any]) -> None:
+    def _send(
+        self, status: int, answer: dict[str, Any], headers: dict[str, str] | None = None
+    ) -> None:
         data = json.dumps(answer, separators=(",", ":")).encode()
         self.send_response_only(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
         self.end_headers()

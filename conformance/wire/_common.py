@@ -43,9 +43,11 @@ __all__ = [
     "kind_from_media_type",
     "kind_from_name",
     "mapping",
+    "numbered",
     "openai_part",
     "optional_bool",
     "optional_string",
+    "own_message",
     "parts",
     "required",
     "string",
@@ -81,6 +83,28 @@ class Found:
             messages=tuple(self.messages),
             strings=tuple(iter_strings(payload)),
         )
+
+
+def own_message(
+    role: str, own: Sequence[tuple[int, WirePart]], index: int, path: str
+) -> WireMessage:
+    """A message's own blocks, each given with its index in the message's content, as a
+    `WireMessage` positioned per block at `(index, block index)`."""
+    positions = tuple((index, number) for number, _ in own)
+    return WireMessage(role, tuple(part for _, part in own), positions[0], path, positions)
+
+
+def numbered(parts: Sequence[WirePart], content_path: str) -> list[tuple[int, WirePart]]:
+    """Parts read from the `content` at `content_path`, each with the index of the block it
+    comes from (`content[j]...` in its path; 0 for a string content)."""
+    prefix = f"{content_path}["
+    out: list[tuple[int, WirePart]] = []
+    for part in parts:
+        number = 0
+        if part.path.startswith(prefix):
+            number = int(part.path[len(prefix) :].split("]", 1)[0])
+        out.append((number, part))
+    return out
 
 
 def fail(path: str, problem: str) -> NoReturn:
@@ -313,14 +337,21 @@ class ChatDialect:
     call_name: CallNamer = function_name
     tool_content_required: bool = True
     """Whether a tool message must have non-null `content` (else it has no parts)."""
+    tool_reader: ContentReader | None = None
+    """Reads a tool message's `content`, where the api defines fewer block types there than in
+    other messages; None reads it like any message's."""
+
+    def tool_content(self, content: object, path: str) -> tuple[WirePart, ...]:
+        return (self.tool_reader or self.content)(content, path)
 
 
 def chat_locate(dialect: ChatDialect, payload: Mapping[str, Any]) -> WireView:
     """The neutral view of an OpenAI-chat-style request body.
 
-    Every message that is not `role: "tool"` is a `WireMessage` of its own role at
-    `(message index, 0)`, holding its `content`; its `tool_calls` are located at
-    `(message index, call index)`. A tool message is a `WireToolResult` at `(message index, 0)`.
+    Every message that is not `role: "tool"` is a `WireMessage` of its own role, holding its
+    `content`, each part at `(message index, block index)`; its `tool_calls` are located at
+    `(message index, call index)`. A tool message is a `WireToolResult` at `(message index, 0)`,
+    with the `name` the message states, if any.
     """
     root = mapping(payload, "$")
     found = Found()
@@ -335,16 +366,18 @@ def chat_locate(dialect: ChatDialect, payload: Mapping[str, Any]) -> WireView:
                 found.tool_results.append(
                     WireToolResult(
                         call_id=string(message, "tool_call_id", path),
-                        parts=dialect.content(content, f"{path}.content"),
+                        parts=dialect.tool_content(content, f"{path}.content"),
                         position=(index, 0),
                         path=path,
+                        name=optional_string(message, "name", path),
                     )
                 )
             case role:
                 found.tool_calls.extend(_chat_tool_calls(dialect, message, index, path))
                 own = dialect.content(message.get("content"), f"{path}.content")
                 if own:
-                    found.messages.append(WireMessage(role, own, (index, 0), path))
+                    numbers = numbered(own, f"{path}.content")
+                    found.messages.append(own_message(role, numbers, index, path))
     return found.view(dialect.api, payload)
 
 

@@ -12,9 +12,11 @@ Written from the provider's documentation and SDK types, not from any mapper:
   https://docs.anthropic.com/en/api/messages.
 
 `tool_use` and `tool_result` blocks are located wherever they appear, at
-`(message index, block index)`. A message's other blocks are its own content, positioned at its
-first such block. The top-level `system` prompt is a system message at `(-1, 0)`, before every
-message. A `search_result` block has no media kind of its own and is reported as "other".
+`(message index, block index)`. A message's other blocks are its own content, each positioned at
+its own block (so media right after its own `tool_result`, between two results, is after that
+result and before the next). The top-level `system` prompt is a system message at `(-1, 0)`,
+before every message. A `search_result` block has no media kind of its own and is reported as
+"other".
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from conformance.wire._common import (
     mapping,
     optional_bool,
     optional_string,
+    own_message,
     parts,
     string,
     text_part,
@@ -87,8 +90,7 @@ def _message(found: Found, message: Mapping[str, Any], index: int, path: str) ->
             case _:
                 own.append((number, _part(block, block_path)))
     if own:
-        first = own[0][0]
-        found.messages.append(WireMessage(role, tuple(p for _, p in own), (index, first), path))
+        found.messages.append(own_message(role, own, index, path))
 
 
 def _tool_call(block: Mapping[str, Any], position: Position, path: str) -> WireToolCall:

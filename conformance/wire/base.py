@@ -54,8 +54,13 @@ class WirePart:
     media_type: str | None = None
     """The media type the payload states, if it states one."""
     undocumented: str | None = None
-    """For a block of a type the api does not define: that type's name (the classifier calls
-    media found in one `malformed`); None for every documented part."""
+    """For a block of a type the api does not define there: that type's name (the classifier
+    calls media found in one, or in place of one, `malformed`); None for every documented part."""
+    keyed: str | None = None
+    """For a text the api reads as the tool's output although it is not in the api's own text
+    slot: how it is held, and that slot (e.g. `the value of key 'return_value' of response
+    (the api's own slot: output)`), a layout note; None where the text is in the slot the api
+    documents for it."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,9 @@ class WireToolResult:
     path: str
     is_error: bool | None = None
     """The api's native error flag, None where the api has none or it is absent."""
+    name: str | None = None
+    """The tool name the result states (Gemini `functionResponse.name`, Mistral's tool message
+    `name`, ...); None where the api's result block has no name."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +91,15 @@ class WireMessage:
     role: str
     parts: tuple[WirePart, ...]
     position: Position
+    """Where the message's first own block sits."""
     path: str
+    positions: tuple[Position, ...] = ()
+    """Where each of `parts` sits, one per part (a message whose blocks are interleaved with
+    tool blocks has a position per block); empty means every part sits at `position`."""
+
+    def position_of(self, index: int) -> Position:
+        """The position of `parts[index]`."""
+        return self.positions[index] if self.positions else self.position
 
 
 @dataclass(frozen=True)

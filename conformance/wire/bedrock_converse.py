@@ -19,15 +19,23 @@ encodes them) or as base64 text (the JSON on the wire); both give the digest of 
 bytes. `s3Location.uri` is the media's URL. The media type is derived from `format` (the
 payload states no MIME type). `toolUse` and `toolResult` blocks are located wherever they
 appear, at `(message index, block index)`, with paths ending `.toolUse` / `.toolResult`; a
-message's other blocks are its own content, positioned at its first such block. `system` is a
-system message at `(-1, 0)`. `cachePoint` blocks carry no content and are skipped; `json` is
-kind "json"; blocks with no media kind of their own (`searchResult`, `guardContent`,
-`reasoningContent`, ...) are "other". `status` gives `is_error` (None when absent).
+message's other blocks are its own content, each positioned at its own block, so media right
+after its own `toolResult` (between two results of a parallel turn) sits after that result and
+before the next. `system` is a system message at `(-1, 0)`. `cachePoint` blocks carry no
+content and are skipped. A tool result's `json` is the tool's output as a JSON value
+(API_runtime_ToolResultContentBlock: "A tool result that is JSON format data"): a string value
+is a text part of the output, exact, and each string value of a JSON object one too, at
+`...json.<key>`, both with the layout note `keyed` (the api's own slot for text is `text`); any
+other `json` value is kind "json" (a `json` block outside a tool result is not defined). Blocks
+with no media kind of their own (`searchResult`, `guardContent`, `reasoningContent`, ...) are
+"other". `status` gives `is_error` (None when absent).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
 from conformance.wire._common import (
     Found,
@@ -37,6 +45,7 @@ from conformance.wire._common import (
     fail,
     mapping,
     optional_string,
+    own_message,
     required,
     string,
     text_part,
@@ -53,8 +62,6 @@ from conformance.wire.base import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from conformance.wire.base import WireView
 
 __all__ = ["API", "locate"]
@@ -123,8 +130,7 @@ def locate(payload: Mapping[str, Any]) -> WireView:
         role = string(message, "role", path)
         own = _own_blocks(found, required(message, "content", path), index, f"{path}.content")
         if own:
-            parts = tuple(part for _, part in own)
-            found.messages.append(WireMessage(role, parts, (index, own[0][0]), path))
+            found.messages.append(own_message(role, own, index, path))
     return found.view(API, payload)
 
 
@@ -172,7 +178,10 @@ def _tool_result(value: object, position: Position, block_path: str) -> WireTool
     parts: list[WirePart] = []
     for number, raw in enumerate(array(required(block, "content", path), f"{path}.content")):
         item_path = f"{path}.content[{number}]"
-        parts.append(_part(*_member(mapping(raw, item_path), item_path), item_path))
+        member, item = _member(mapping(raw, item_path), item_path)
+        parts.extend(
+            _json(item, item_path) if member == "json" else [_part(member, item, item_path)]
+        )
     return WireToolResult(
         call_id=string(block, "toolUseId", path),
         parts=tuple(parts),
@@ -196,11 +205,32 @@ def _part(member: str, value: object, path: str) -> WirePart:
     """One content block, given as its union member and that member's value."""
     if member == "text":
         return text_part(_text(value, f"{path}.text"), path)
-    if member == "json":
-        return WirePart("json", path)
     if (kind := _MEDIA.get(member)) is not None:
         return _media(kind, mapping(value, f"{path}.{member}"), path, f"{path}.{member}")
     return unknown_part(member, {member: value}, path)
+
+
+_SLOT = "(the api's own slot: a text block)"
+
+
+def _json(value: object, path: str) -> list[WirePart]:
+    """A `json` block: its string value, or the string values of its object, as keyed text."""
+    where = f"{path}.json"
+    if isinstance(value, str):
+        return [replace(text_part(value, where), keyed=f"a json block's string value {_SLOT}")]
+    if isinstance(value, Mapping):
+        obj = cast("Mapping[str, Any]", value)
+        found = [
+            replace(
+                text_part(item, f"{where}.{key}"),
+                keyed=f"the value of key {key!r} of a json block {_SLOT}",
+            )
+            for key, item in obj.items()
+            if isinstance(item, str)
+        ]
+        if found:
+            return found
+    return [WirePart("json", path)]
 
 
 def _media(kind: PartKind, block: Mapping[str, Any], path: str, where: str) -> WirePart:

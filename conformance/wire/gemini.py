@@ -17,16 +17,29 @@ Written from the provider's documentation and SDK types, not from any mapper:
   camelCase, so every key is read in either spelling (both at once is an error).
 
 Positions are `(content index, part index)`; a content's parts other than function calls and
-responses are its own message content, positioned at its first such part (a content without a
+responses are its own message content, each positioned at its own part (a content without a
 `role` is a user turn). `systemInstruction` is a system message at `(-1, 0)`.
 
 Tool results. A `functionResponse` is a `WireToolResult` at its part, path ending
-`.functionResponse`. Its parts are, first, one per key of `response`, in order, at
-`....response.<key>`: the string value of `output`, `result` or `error` is a text part, exact;
-any other value (or key) is kind "json"; null values are skipped. Then the media of its
-`parts`, with the kind its MIME type names (image/*, audio/*, video/*; PDF and text/* are
-documents). `is_error` is True when `response.error` is set, else None (Gemini has no other
-error flag).
+`.functionResponse`, with the `name` it states. Where the api reads the output (the
+`FunctionResponse.response` docstring of google-genai 3.6.1 and
+https://googleapis.github.io/js-genai/classes/types.FunctionResponse.html: "Use "output" key to
+specify function output and "error" key to specify error details (if any). If "output" and
+"error" keys are not specified, then whole "response" is treated as function output"; the
+v1beta reference, https://ai.google.dev/api/caching#FunctionResponse: "Callers can use any keys
+of their choice that fit the function's syntax to return the function output, e.g. "output",
+"result", etc."):
+- `response` has `output` or `error`: the string value of each is a text part, exact, at
+  `....response.output` / `.error` (a list of strings is one text part per string); every other
+  key is kind "json" (not read as the output).
+- neither: the whole `response` is the output, so the string value of every key is a text part
+  of that output, exact, with the layout note `keyed` naming its key (the api's own slot is
+  `output`); any other value is kind "json".
+Null values are skipped. Then the media of its `parts`, with the kind its MIME type names
+(image/*, audio/*, video/*; PDF and text/* are documents); a `FunctionResponsePart` holds only
+`inlineData` or `fileData`, so any other field there (`text` included) is a block the api does
+not define there (`undocumented`). `is_error` is True when
+`response.error` is set, else None (Gemini has no other error flag).
 
 Call ids. Gemini often omits `id`. A `functionCall` without one (or with an empty one) is given
 `<name>#<n>`, n being its 0-based index among the payload's function calls of that name. A
@@ -53,6 +66,7 @@ from conformance.wire._common import (
     kind_from_media_type,
     mapping,
     optional_string,
+    own_message,
     required,
     string,
     text_part,
@@ -76,8 +90,10 @@ __all__ = ["API", "locate"]
 
 API = "gemini"
 
-_TEXT_KEYS = frozenset({"output", "result", "error"})
-"""`response` keys whose string value is the function's text output (or error text)."""
+_SLOTS = ("output", "error")
+"""`response` keys the api documents for the function's output and its error details."""
+_RESPONSE_MEDIA = frozenset({"inlineData", "fileData"})
+"""The data fields of a `FunctionResponsePart` (google-genai 3.6.1): no text, no other kind."""
 _METADATA = frozenset({"thought", "thoughtSignature", "mediaResolution", "mediaProcessing"})
 """Part keys that describe the data field rather than being one (with any `...Metadata`)."""
 
@@ -111,8 +127,7 @@ def locate(payload: Mapping[str, Any]) -> WireView:
                 case _:
                     own.append((number, _data_part(name, key, value, part_path)))
         if own:
-            parts = tuple(part for _, part in own)
-            found.messages.append(WireMessage(role, parts, (index, own[0][0]), path))
+            found.messages.append(own_message(role, own, index, path))
     _pair(found, calls, results)
     return found.view(API, payload)
 
@@ -212,17 +227,20 @@ def _result(value: object, position: Position, path: str) -> _Result:
     is_error: bool | None = None
     if (output := response.get("response")) is not None:
         where = f"{path}.response"
-        for key, item in mapping(output, where).items():
-            if item is None:
-                continue
-            if key == "error":
-                is_error = True
-            if key in _TEXT_KEYS and isinstance(item, str):
-                parts.append(text_part(item, f"{where}.{key}"))
-            elif key in _TEXT_KEYS and _strings(item):
+        items = {k: v for k, v in mapping(output, where).items() if v is not None}
+        slotted = any(key in _SLOTS for key in items)
+        is_error = True if "error" in items else None
+        for key, item in items.items():
+            read = key in _SLOTS or not slotted
+            keyed = None
+            if key not in _SLOTS:
+                keyed = f"the value of key {key!r} of response (the api's own slot: output)"
+            if read and isinstance(item, str):
+                parts.append(replace(text_part(item, f"{where}.{key}"), keyed=keyed))
+            elif read and _strings(item):
                 # Several text outputs as a JSON list of strings: each is one text part.
                 parts.extend(
-                    text_part(text, f"{where}.{key}[{n}]")
+                    replace(text_part(text, f"{where}.{key}[{n}]"), keyed=keyed)
                     for n, text in enumerate(cast("list[str]", item))
                 )
             else:
@@ -230,9 +248,12 @@ def _result(value: object, position: Position, path: str) -> _Result:
     if (media := response.get("parts")) is not None:
         for number, raw in enumerate(array(media, f"{path}.parts")):
             part_path = f"{path}.parts[{number}]"
-            data_field = _data_field(mapping(raw, part_path), part_path)
-            parts.append(_data_part(*data_field, part_path))
-    result = WireToolResult(explicit or "", tuple(parts), position, path, is_error)
+            field_name, key, item = _data_field(mapping(raw, part_path), part_path)
+            if field_name in _RESPONSE_MEDIA:
+                parts.append(_data_part(field_name, key, item, part_path))
+            else:
+                parts.append(unknown_part(key, {key: item}, part_path))
+    result = WireToolResult(explicit or "", tuple(parts), position, path, is_error, name)
     return explicit, name, result
 
 

@@ -13,11 +13,16 @@ Written from the provider's documentation and SDK types, not from any mapper:
   https://platform.openai.com/docs/guides/function-calling, and the announcement
   https://community.openai.com/t/images-and-files-as-function-call-outputs/1360081.
 
-Positions are `(input item index, 0)`. A string `input` is one user message at `(0, 0)` with
-path `input`; the top-level `instructions` string is a system message at `(-1, 0)`, before
-every item. Other item types (reasoning, built-in tool calls, references) are not located;
-their strings are still in `WireView.strings`. `input` is optional in the API (a request may
-continue `previous_response_id`), so a body without it has no items.
+Positions are `(input item index, block index)` (a message's parts each at their own block; a
+tool call or output at `(input item index, 0)`). A `function_call_output`'s list `output` is a
+`ResponseFunctionCallOutputItemListParam` of `input_text | input_image | input_file` only
+("Text, image, or file output of the function tool call"): any other type there (an
+`input_audio`, an `output_text`) is a block the api does not define there (`unknown_part`). A
+string `input` is one user message at `(0, 0)` with path `input`; the top-level `instructions`
+string is a system message at `(-1, 0)`, before every item. Other item types (reasoning,
+built-in tool calls, references) are not located; their strings are still in `WireView.strings`.
+`input` is optional in the API (a request may continue `previous_response_id`), so a body
+without it has no items.
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ from conformance.wire._common import (
     file_id_part,
     inline_part,
     mapping,
+    numbered,
     optional_string,
+    own_message,
     parts,
     required,
     string,
@@ -79,7 +86,8 @@ def _item(found: Found, item: Mapping[str, Any], index: int, path: str) -> None:
             role = string(item, "role", path)
             own = _parts(required(item, "content", path), f"{path}.content")
             if own:
-                found.messages.append(WireMessage(role, own, (index, 0), path))
+                numbers = numbered(own, f"{path}.content")
+                found.messages.append(own_message(role, numbers, index, path))
         case str():
             pass  # an item kind that carries no tool result and no message content
         case other:
@@ -112,7 +120,7 @@ def _tool_call(item: Mapping[str, Any], index: int, path: str) -> WireToolCall:
 def _tool_result(item: Mapping[str, Any], index: int, path: str) -> WireToolResult:
     return WireToolResult(
         call_id=string(item, "call_id", path),
-        parts=_parts(required(item, "output", path), f"{path}.output"),
+        parts=parts(required(item, "output", path), f"{path}.output", _output_part),
         position=(index, 0),
         path=path,
     )
@@ -128,6 +136,19 @@ def _part(block: Mapping[str, Any], path: str) -> WirePart:
             return text_part(string(block, "text", path), path)
         case "refusal":
             return text_part(string(block, "refusal", path), path)
+        case "input_image":
+            return _image(block, path)
+        case "input_file":
+            return _file(block, path)
+        case other:
+            return unknown_part(other, block, path)
+
+
+def _output_part(block: Mapping[str, Any], path: str) -> WirePart:
+    """An item of a function call's list `output`: input_text, input_image, input_file."""
+    match string(block, "type", path):
+        case "input_text":
+            return text_part(string(block, "text", path), path)
         case "input_image":
             return _image(block, path)
         case "input_file":
