@@ -132,6 +132,9 @@ TARGETS = {
     "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
     "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
     "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
+    # openai-agents: 0.24.0 is the latest (2026-12); 0.20.0 was released 2026-08-11 and 0.16.1
+    # 2026-05-07 (their "Release" commits in openai/openai-agents-python).
+    "openai-agents": ("openai-agents", ("0.24.0", "0.20.0", "0.16.1")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
