@@ -85,7 +85,10 @@ def _output_part(part: Part) -> Any:
 
 def tool_output(parts: list[Part]) -> Any:
     """What a function tool returns for these parts: the exact string for a lone text part,
-    the one output model for a lone media part, else a list of output models."""
+    the one output model for a lone media part, else a list of output models; nothing is the
+    empty string (an empty list would be stringified by the SDK, as `"[]"`)."""
+    if not parts:
+        return ""
     if len(parts) == 1 and isinstance(parts[0], Text):
         return parts[0].text
     if len(parts) == 1:
@@ -121,6 +124,8 @@ def _message(item: Message) -> dict[str, Any]:
     content = item.content
     if isinstance(content, str):
         return {"role": item.role, "content": content}
+    if len(content) == 1 and isinstance(content[0], Text):  # the string, as a user writes it
+        return {"role": item.role, "content": content[0].text}
     if item.role != "user":  # system and assistant input messages take text
         return {"role": item.role, "content": text_of(content)}
     return {"role": "user", "content": [_input_part(p) for p in content]}

@@ -16,6 +16,7 @@ answer never reaches the wire (there is nothing of the SDK's in it to judge).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -61,9 +62,18 @@ run, read by the tools (the run's tasks copy the context)."""
 
 @functools.cache
 def _tool(name: str) -> Any:
-    """One function tool per name, built once: `function_tool` infers its schema from the
-    function, and an agent only reads it. It takes no arguments (the scenarios' calls have
-    none; arguments a history gives are ignored, as the non-strict schema lets them be)."""
+    """The function tool under a name: the one `function_tool` built (`_function_tool`) with
+    its `name` replaced (`FunctionTool` is a dataclass). Naming it with `name_override` would
+    make the SDK name a pydantic model after the tool, which fails for names no api allows (a
+    NUL character), histories the properties draw; the request carries the name either way."""
+    return dataclasses.replace(_function_tool(), name=name)
+
+
+@functools.cache
+def _function_tool() -> Any:
+    """The one function tool, built once: `function_tool` infers its schema from the function,
+    and an agent only reads it. It takes no arguments (the scenarios' calls have none;
+    arguments a history gives are ignored, as the non-strict schema lets them be)."""
     from agents import function_tool
     from agents.tool_context import ToolContext
 
@@ -77,10 +87,8 @@ def _tool(name: str) -> Any:
 
     result.__doc__ = TOOL_DOC
     result.__annotations__ = {"ctx": ToolContext[Any], "return": Any}
-    result.__name__ = result.__qualname__ = name
-    return function_tool(
-        result, name_override=name, failure_error_function=error_text, strict_mode=False
-    )
+    result.__name__ = result.__qualname__ = "scenario_tool"
+    return function_tool(result, failure_error_function=error_text, strict_mode=False)
 
 
 class FirstTurn:
