@@ -82,9 +82,13 @@ def _version(distribution: str) -> str | None:
         return None
 
 
+def _import_sdk() -> Any:
+    return importlib.import_module("agents")
+
+
 def _missing() -> str | None:
     try:
-        importlib.import_module("agents")
+        _import_sdk()
     except ImportError as error:
         return f"openai-agents is not installed ({error}): {INSTALL_HINT}"
     if _version(DISTRIBUTION) is None:  # another distribution's `agents` module
@@ -186,7 +190,8 @@ def _json_items(items: Any) -> list[Any]:
     """The model's input as plain JSON data (the SDK hands its models dicts and, in some
     releases, pydantic items): what `to_input_list()` gives a user to store."""
     out: list[Any] = []
-    for item in items if isinstance(items, list) else []:
+    listed: list[Any] = items if isinstance(items, list) else []  # pyright: ignore[reportUnknownVariableType]
+    for item in listed:
         dump = getattr(item, "model_dump", None)
         out.append(dump(exclude_unset=True, mode="json") if callable(dump) else item)
     return out

@@ -97,7 +97,9 @@ def tool_output(parts: list[Part]) -> Any:
 
 
 def text_of(parts: str | list[Part]) -> str:
-    return parts if isinstance(parts, str) else "".join(p.text for p in parts if isinstance(p, Text))
+    if isinstance(parts, str):
+        return parts
+    return "".join(p.text for p in parts if isinstance(p, Text))
 
 
 def _input_part(part: Part) -> dict[str, Any]:

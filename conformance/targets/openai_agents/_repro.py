@@ -190,7 +190,8 @@ except Exception as error:
         raise SystemExit(f"raised before sending: {{type(error).__name__}}: {{error}}")
 path, body = captured[0]
 # URLs of this script's file server as the suite's snapshots store them
-print(json.dumps(json.loads(body), indent=2, ensure_ascii=False).replace(FILES_ORIGIN, {stand_in!r}))
+printed = json.dumps(json.loads(body), indent=2, ensure_ascii=False)
+print(printed.replace(FILES_ORIGIN, {stand_in!r}))
 '''
 
 _FIXTURE_URL = re.compile(re.escape(ORIGIN_STAND_IN) + r"/conformance/([\w.-]+)")

@@ -62,18 +62,21 @@ run, read by the tools (the run's tasks copy the context)."""
 
 @functools.cache
 def _tool(name: str) -> Any:
-    """The function tool under a name: the one `function_tool` built (`_function_tool`) with
-    its `name` replaced (`FunctionTool` is a dataclass). Naming it with `name_override` would
-    make the SDK name a pydantic model after the tool, which fails for names no api allows (a
-    NUL character), histories the properties draw; the request carries the name either way."""
-    return dataclasses.replace(_function_tool(), name=name)
+    """One function tool per name, built once (`function_tool` infers its schema from the
+    function, and an agent only reads it), named with `name_override` as a user names one.
+    The SDK names a pydantic model after the tool, which fails for a name no api allows (a NUL
+    character, in histories the properties draw): such a tool is the same tool with its `name`
+    replaced (`FunctionTool` is a dataclass), so the request still carries the history's name."""
+    try:
+        return _function_tool(name)
+    except ValueError:
+        return dataclasses.replace(_function_tool("scenario_tool"), name=name)
 
 
-@functools.cache
-def _function_tool() -> Any:
-    """The one function tool, built once: `function_tool` infers its schema from the function,
-    and an agent only reads it. It takes no arguments (the scenarios' calls have none;
-    arguments a history gives are ignored, as the non-strict schema lets them be)."""
+def _function_tool(name: str) -> Any:
+    """A function tool that takes no arguments (the scenarios' calls have none; arguments a
+    history gives are ignored, as the non-strict schema lets them be) and returns, or fails
+    with, what `CALLS` says the call returned."""
     from agents import function_tool
     from agents.tool_context import ToolContext
 
@@ -87,8 +90,9 @@ def _function_tool() -> Any:
 
     result.__doc__ = TOOL_DOC
     result.__annotations__ = {"ctx": ToolContext[Any], "return": Any}
-    result.__name__ = result.__qualname__ = "scenario_tool"
-    return function_tool(result, failure_error_function=error_text, strict_mode=False)
+    return function_tool(
+        result, name_override=name, failure_error_function=error_text, strict_mode=False
+    )
 
 
 class FirstTurn:
