@@ -166,7 +166,14 @@ SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target"}
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
 # every Anthropic cell). The results record the SDK versions used (`sdk_versions`).
-RELEASE_NEEDS = {("pydantic-ai", "1.85.0"): ("anthropic<1",)}
+# openai-agents 0.16.1 requires openai>=2.26,<3 and builds `InputTokensDetails(cached_tokens=0)`
+# for every run's usage; openai 2.54 (the newest under 3) requires `cache_write_tokens` there,
+# so every `Runner.run` raises a ValidationError. openai 2.36.0 is what a resolver gave on the
+# day after the release (uv `--exclude-newer 2026-05-08`).
+RELEASE_NEEDS = {
+    ("pydantic-ai", "1.85.0"): ("anthropic<1",),
+    ("openai-agents", "0.16.1"): ("openai==2.36.0",),
+}
 
 
 @nox.session(default=False)
