@@ -135,6 +135,7 @@ TARGETS = {
     # openai-agents: 0.24.0 is the latest (2026-12); 0.20.0 was released 2026-08-11 and 0.16.1
     # 2026-05-07 (their "Release" commits in openai/openai-agents-python).
     "openai-agents": ("openai-agents", ("0.24.0", "0.20.0", "0.16.1")),
+    "openai-agents-litellm": ("openai-agents-litellm", ("0.24.0", "0.20.0", "0.16.1")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -161,7 +162,11 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
-SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target"}
+SLOW_PROPERTIES = {
+    "langchain": "slow-target",
+    "litellm": "slow-target",
+    "openai-agents-litellm": "slow-target",
+}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
@@ -173,6 +178,7 @@ SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target"}
 RELEASE_NEEDS = {
     ("pydantic-ai", "1.85.0"): ("anthropic<1",),
     ("openai-agents", "0.16.1"): ("openai==2.36.0",),
+    ("openai-agents-litellm", "0.16.1"): ("openai==2.36.0",),
 }
 
 

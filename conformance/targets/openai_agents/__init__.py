@@ -35,6 +35,8 @@ from __future__ import annotations
 import importlib
 import threading
 import warnings
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from importlib import metadata
 from typing import Any
 
@@ -132,7 +134,7 @@ class OpenAIAgentsTarget:
     def supports(self, row: RowRef) -> str | None:
         if self.unavailable is not None:
             return self.unavailable
-        if row.api not in MODELS:
+        if row.api not in self.models:
             return (
                 f"the Agents SDK's own model classes speak OpenAI's apis (Responses, Chat "
                 f"Completions); api {row.api!r} is reached through its LiteLLM extension only"
@@ -151,32 +153,50 @@ class OpenAIAgentsTarget:
         steps = plan(history)
         if steps is None:
             return self._send_items(row, history, to_input_items(history))
-        token = thread_token()
         inputs: list[Any] = []
 
         def send(base: str) -> None:
-            model = first_turn(model_for(row, base), steps.calls)
+            model = first_turn(self._model(row, base), steps.calls)
+            agent = agent_for(history, model, self.settings(row, base))
             try:
-                run(agent_for(history, model), to_input_items(steps.head), steps.calls)
+                with self.during(row, history, base):
+                    run(agent, to_input_items(steps.head), steps.calls)
             finally:
                 inputs.extend(model.inputs)
 
-        payload = self._body(row, send, token)
+        payload = self._body(row, send)
         return payload, _json_items(inputs[0] if inputs else [])
 
     def _send_items(self, row: RowRef, history: History, items: list[Any]) -> tuple[Payload, Any]:
         """A run resumed from stored input items: its first request is the payload."""
-        token = thread_token()
 
         def send(base: str) -> None:
-            run(agent_for(history, model_for(row, base)), items, [])
+            agent = agent_for(history, self._model(row, base), self.settings(row, base))
+            with self.during(row, history, base):
+                run(agent, items, [])
 
-        return self._body(row, send, token), items
+        return self._body(row, send), items
 
-    def _body(self, row: RowRef, send: Any, token: str) -> Payload:
+    def _model(self, row: RowRef, base: str) -> Any:
+        return model_for(row, base, self.models[row.api])
+
+    def _body(self, row: RowRef, send: Callable[[str], None]) -> Payload:
         with _RENDER_LOCK, warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return body_or_raise(row.api, send, token=token)
+            return body_or_raise(row.api, send, token=thread_token())
+
+    # --- what a variant of the target (another model class) changes ---------------------------
+
+    models: dict[str, Callable[[RowRef, str], Any]] = MODELS
+    """The model class per api, built for a base URL on the recorder."""
+
+    def settings(self, row: RowRef, base: str) -> Any:
+        """The agent's `ModelSettings` for the row, or None for the SDK's defaults."""
+        return None
+
+    def during(self, row: RowRef, history: History, base: str) -> AbstractContextManager[Any]:
+        """What holds while the run sends (the environment a model class reads, say)."""
+        return nullcontext()
 
     def repro(self, row: RowRef, history: History) -> str:
         """A standalone script (the SDK and the standard library) that runs this cell's agent

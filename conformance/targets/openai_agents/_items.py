@@ -11,7 +11,8 @@
   (`to_input_items`): easy input messages (`{"role", "content"}`, content a string or
   `input_text` / `input_image` / `input_file` parts), `function_call` items, and one
   `function_call_output` item per result, made by the SDK's own `ItemHelpers.
-  tool_call_output_item` from the tool output above. The SDK keeps no provenance for user
+  tool_call_output_item` from the tool output above (a failed call's too: the items have no
+  error status, so its output is what the call said). The SDK keeps no provenance for user
   content, so tool-produced user content is a user message after the turn's outputs, without
   a marker (an Agents SDK user has nowhere to put one).
 - `plan` splits a history into the stored items before its last tool-call turn and what each
@@ -162,11 +163,8 @@ def to_input_items(history: History) -> list[Any]:
             out.append(call.model_dump(exclude_none=True))
         elif isinstance(item, ToolResult):
             call = _function_call(ToolCall(tool_call_id=item.tool_call_id, name=item.name))
-            value: Any = (
-                text_of(list(item.content))
-                if item.status == "error"
-                else tool_output(list(item.content))
-            )
+            # The SDK's items have no error status: a failed call's output is its content.
+            value = tool_output(list(item.content))
             out.append(dict(ItemHelpers.tool_call_output_item(call, value)))
         elif item.source is not None:
             waiting.append(_message(item))

@@ -36,7 +36,7 @@ _TEMPLATE = '''\
 Runs an Agents SDK agent whose function tools return what this history's tools returned; the
 SDK sends the next request through {model_class} to a recorder on 127.0.0.1 (which answers 400,
 so nothing leaves the machine), and the request is printed as indented JSON. URL media is
-served by this script on 127.0.0.1 too. Needs only `pip install openai-agents`.
+served by this script on 127.0.0.1 too. Needs only `pip install {install}`.
 """
 
 import asyncio
@@ -48,7 +48,7 @@ from typing import Any
 
 from agents import (
     Agent,
-    {model_class},
+    ModelSettings,
     RunConfig,
     Runner,
     ToolOutputFileContent,
@@ -61,7 +61,6 @@ from agents.items import ModelResponse
 from agents.models.interface import Model
 from agents.tool_context import ToolContext
 from agents.usage import Usage
-from openai import AsyncOpenAI
 from openai.types.responses import ResponseFunctionToolCall
 
 MODEL = {model!r}
@@ -176,13 +175,13 @@ class FirstTurn(Model):
 
 
 set_tracing_disabled(True)
-client = AsyncOpenAI(base_url=BASE + "/v1", api_key=KEY, max_retries=0)
-model = FirstTurn({model_class}(model=MODEL, openai_client=client))
+{model_block}
+model = FirstTurn(real)
 tools = [
     function_tool(result, name_override=name, failure_error_function=error_text, strict_mode=False)
     for name in TOOLS
 ]
-agent = Agent(name="assistant", model=model, tools=tools)
+agent = Agent(name="assistant", model=model, tools=tools, model_settings=settings)
 try:
     asyncio.run(Runner.run(agent, input=local(INPUT), run_config=RunConfig(tracing_disabled=True)))
 except Exception as error:
@@ -193,6 +192,31 @@ path, body = captured[0]
 printed = json.dumps(json.loads(body), indent=2, ensure_ascii=False)
 print(printed.replace(FILES_ORIGIN, {stand_in!r}))
 '''
+
+_OPENAI_MODEL = """\
+from openai import AsyncOpenAI
+from agents import {model_class}
+
+client = AsyncOpenAI(base_url=BASE + "/v1", api_key=KEY, max_retries=0)
+real = {model_class}(model=MODEL, openai_client=client)
+settings = ModelSettings()"""
+
+_LITELLM_MODEL = """\
+import os
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline: bundled cost map
+import litellm
+from agents.extensions.models.litellm_model import LitellmModel
+
+litellm.suppress_debug_info = True
+if FILES and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
+    litellm.user_url_allowed_hosts = [FILES_ORIGIN.removeprefix("http://")]
+ARGUMENTS, EXTRA, ENVIRONMENT = json.loads({route!r}.replace("{base_stand_in}", BASE))
+os.environ.update(ENVIRONMENT)
+real = LitellmModel(**ARGUMENTS)
+settings = ModelSettings(extra_args=EXTRA or None)"""
+
+_BASE_STAND_IN = "http://recorder.conformance.invalid"
 
 _FIXTURE_URL = re.compile(re.escape(ORIGIN_STAND_IN) + r"/conformance/([\w.-]+)")
 
@@ -206,7 +230,20 @@ def _dumped(value: Any) -> Any:
     return dump(exclude_none=True) if callable(dump) else value
 
 
-def repro_script(row: RowRef, history: History, version: str) -> str:
+def _model_block(row: RowRef, litellm: bool) -> tuple[str, str]:
+    """The script's lines that build `real` (the model) and `settings`, and the class named."""
+    if not litellm:
+        model_class = _MODEL_CLASSES[row.api]
+        return _OPENAI_MODEL.format(model_class=model_class), model_class
+    from conformance.targets.openai_agents_litellm import route
+
+    found = list(route(row, _BASE_STAND_IN))
+    return _LITELLM_MODEL.format(route=json.dumps(found), base_stand_in=_BASE_STAND_IN), (
+        "LitellmModel (LiteLLM's translation for the provider)"
+    )
+
+
+def repro_script(row: RowRef, history: History, version: str, *, litellm: bool = False) -> str:
     steps = plan(history)
     head = history if steps is None else steps.head
     calls: dict[str, dict[str, Any]] = {}
@@ -228,10 +265,15 @@ def repro_script(row: RowRef, history: History, version: str) -> str:
         if name in FIXTURE_TYPES:
             data = base64.b64encode(fixture_bytes(name)).decode("ascii")
             files[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
+    model_block, model_class = _model_block(row, litellm)
     return _TEMPLATE.format(
         cell=row.id,
         version=version,
-        model_class=_MODEL_CLASSES[row.api],
+        model_class=model_class,
+        model_block=model_block,
+        install='"openai-agents[litellm]"' + (" boto3" if row.api == "bedrock-converse" else "")
+        if litellm
+        else "openai-agents",
         model=row.model,
         files=files,
         items=items,

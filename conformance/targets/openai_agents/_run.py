@@ -182,25 +182,30 @@ class _Session(threading.local):
 
     def __init__(self) -> None:
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.models: dict[tuple[str, str, str], Any] = {}
+        self.models: dict[tuple[str, ...], Any] = {}
 
 
 _SESSION = _Session()
 
 
-def model_for(row: RowRef, base: str) -> Any:
-    key = (row.api, row.model, base)
+def model_for(row: RowRef, base: str, build: Callable[[RowRef, str], Any]) -> Any:
+    """`build(row, base)`, once per rendering thread, model class, row and base URL."""
+    key = (build.__module__, build.__qualname__, row.api, row.model, base)
     found = _SESSION.models.get(key)
     if found is None:
-        found = _SESSION.models[key] = MODELS[row.api](row, base)
+        found = _SESSION.models[key] = build(row, base)
     return found
 
 
-def agent_for(history: History, model: Any) -> Any:
+def agent_for(history: History, model: Any, settings: Any = None) -> Any:
+    """The agent a user writes: a name, the model, one function tool per tool of the history,
+    and `ModelSettings` where the model class needs some (None: the SDK's defaults)."""
     from agents import Agent
 
     tools = [_tool(name) for name in tool_names(history)]
-    return Agent(name="assistant", instructions=None, model=model, tools=tools)
+    if settings is None:
+        return Agent(name="assistant", model=model, tools=tools)
+    return Agent(name="assistant", model=model, tools=tools, model_settings=settings)
 
 
 def run(agent: Any, items: list[Any], calls: list[Call]) -> None:
