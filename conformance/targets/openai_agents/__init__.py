@@ -120,7 +120,7 @@ class OpenAIAgentsTarget:
     name = "openai-agents"
 
     def __init__(self) -> None:
-        self.unavailable = _missing()
+        self.unavailable: str | None = _missing()
         self.version = _version(DISTRIBUTION) or "not installed"
         self.refusal_types: tuple[type[BaseException], ...] = ()
         self.sdk_versions: dict[str, str] = {}
