@@ -137,7 +137,8 @@ class OpenAIAgentsTarget:
         if row.api not in self.models:
             return (
                 f"the Agents SDK's own model classes speak OpenAI's apis (Responses, Chat "
-                f"Completions); api {row.api!r} is reached through its LiteLLM extension only"
+                f"Completions); api {row.api!r} is reached through its LiteLLM extension (target "
+                "openai-agents-litellm)"
             )
         return None
 
