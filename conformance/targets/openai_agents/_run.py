@@ -34,6 +34,7 @@ __all__ = [
     "FirstTurn",
     "ToolFailed",
     "agent_for",
+    "first_turn",
     "model_for",
     "run",
 ]
@@ -232,5 +233,6 @@ def run(agent: Any, items: list[Any], calls: list[Call]) -> None:
 
 
 def first_turn(real: Any, calls: list[Call]) -> Any:
+    """A `FirstTurn` model (an SDK `Model`) answering the run's first call with `calls`."""
     model: Any = _first_turn_class()(real, list(calls))
     return model
