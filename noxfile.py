@@ -132,6 +132,10 @@ TARGETS = {
     "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
     "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
     "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
+    # openai-agents: 0.24.0 is the latest (2026-12); 0.20.0 was released 2026-08-11 and 0.16.1
+    # 2026-05-07 (their "Release" commits in openai/openai-agents-python).
+    "openai-agents": ("openai-agents", ("0.24.0", "0.20.0", "0.16.1")),
+    "openai-agents-litellm": ("openai-agents-litellm", ("0.24.0", "0.20.0", "0.16.1")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -158,12 +162,25 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
-SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target", "ai-sdk": "slow-target"}
+SLOW_PROPERTIES = {
+    "langchain": "slow-target",
+    "litellm": "slow-target",
+    "openai-agents-litellm": "slow-target",
+    "ai-sdk": "slow-target",
+}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
 # every Anthropic cell). The results record the SDK versions used (`sdk_versions`).
-RELEASE_NEEDS = {("pydantic-ai", "1.85.0"): ("anthropic<1",)}
+# openai-agents 0.16.1 requires openai>=2.26,<3 and builds `InputTokensDetails(cached_tokens=0)`
+# for every run's usage; openai 2.54 (the newest under 3) requires `cache_write_tokens` there,
+# so every `Runner.run` raises a ValidationError. openai 2.36.0 is what a resolver gave on the
+# day after the release (uv `--exclude-newer 2026-05-08`).
+RELEASE_NEEDS = {
+    ("pydantic-ai", "1.85.0"): ("anthropic<1",),
+    ("openai-agents", "0.16.1"): ("openai==2.36.0",),
+    ("openai-agents-litellm", "0.16.1"): ("openai==2.36.0",),
+}
 
 
 def _release_deviations(session: nox.Session, name: str, version: str) -> list[str]:

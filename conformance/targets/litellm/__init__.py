@@ -17,9 +17,9 @@ How a cell is rendered:
    none is passed (no marker: a LiteLLM user has nothing to put there).
 2. `litellm.completion(model="<prefix>/<row model>", messages=..., tools=...,
    api_base=<a recorder channel>, api_key=...)` sends the request through LiteLLM's own
-   translation layer for that provider (`_ROUTES`). Bedrock goes through the Converse route
-   (`bedrock/converse/<model id>`) signed by botocore with fake credentials, its runtime
-   endpoint pointed at the recorder. The recorder records the body and answers 400; the
+   translation layer for that provider (`ROUTES`, in `_routes.py`). Bedrock goes through the
+   Converse route (`bedrock/converse/<model id>`) signed by botocore with fake credentials, its
+   runtime endpoint pointed at the recorder. The recorder records the body and answers 400; the
    payload is the first body that reached it (`conformance.targets.kit.body_or_raise`).
 3. An exception raised before any request arrived is the target's: LiteLLM's
    `BadRequestError` is its refusal (`refusal_types`); anything else is a crash.

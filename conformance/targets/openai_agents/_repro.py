@@ -1,0 +1,289 @@
+"""Repro scripts for the Agents SDK target: `OpenAIAgentsTarget.repro(row, history)`.
+
+A script uses only openai-agents (with the openai SDK it depends on) and the standard library.
+It rebuilds the run the target makes: the stored input items, function tools that return the
+SDK's tool output models (or fail with the history's error text), and a model that answers the
+first call with the last turn's function calls and hands the next to the SDK's own model class,
+whose `AsyncOpenAI` client points at a `http.server` recorder on 127.0.0.1 that answers 400.
+URL media is served by the script on 127.0.0.1 too. It prints the request as indented JSON,
+URLs as the suite's snapshots store them, so its output can be compared with the cell's
+snapshot or attached to an upstream issue.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any
+
+from conformance.history import History
+from conformance.scenarios.fixtures import (
+    FIXTURE_TYPES,
+    ORIGIN_STAND_IN,
+    fixture_bytes,
+    stand_in_text,
+)
+from conformance.targets.base import RowRef
+from conformance.targets.openai_agents._items import plan, to_input_items, tool_names, tool_output
+from conformance.targets.openai_agents._run import TOOL_DOC
+
+__all__ = ["repro_script"]
+
+_MODEL_CLASSES = {
+    "openai-responses": "OpenAIResponsesModel",
+    "openai-chat": "OpenAIChatCompletionsModel",
+}
+
+_TEMPLATE = '''\
+"""Reproduces conformance cell {cell} with openai-agents {version}.
+
+Runs an Agents SDK agent whose function tools return what this history's tools returned; the
+SDK sends the next request through {model_class} to a recorder on 127.0.0.1 (which answers 400,
+so nothing leaves the machine), and the request is printed as indented JSON. URL media is
+served by this script on 127.0.0.1 too. Needs only `pip install {install}`.
+"""
+
+import asyncio
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from agents import (
+    Agent,
+    ModelSettings,
+    RunConfig,
+    Runner,
+    ToolOutputFileContent,
+    ToolOutputImage,
+    ToolOutputText,
+    function_tool,
+    set_tracing_disabled,
+)
+from agents.items import ModelResponse
+from agents.models.interface import Model
+from agents.tool_context import ToolContext
+from agents.usage import Usage
+from openai.types.responses import ResponseFunctionToolCall
+
+MODEL = {model!r}
+KEY = "repro-not-a-key"
+FILES = {files!r}
+"""URL media: path -> (media type, base64 bytes), served below."""
+INPUT = {items!r}
+"""The run's input items (JSON); `{stand_in}` is this script's file server."""
+CALLS = {calls!r}
+"""The last turn's calls, in call order: what each tool returns, or the text it fails with."""
+TOOLS = {names!r}
+
+captured = []
+
+
+class Recorder(BaseHTTPRequestHandler):
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        captured.append((self.path, body))
+        reply = json.dumps({{"error": {{"message": "recorded, not answered"}}}}).encode()
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, *args):
+        pass
+
+
+class Files(BaseHTTPRequestHandler):
+    def do_GET(self):
+        media_type, data = FILES.get(self.path, ("text/plain", ""))
+        body = base64.b64decode(data)
+        self.send_response(200 if self.path in FILES else 404)
+        self.send_header("content-type", media_type)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(handler):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % server.server_address[1]
+
+
+BASE = serve(Recorder)
+FILES_ORIGIN = serve(Files)
+OUTPUTS = {{"text": ToolOutputText, "image": ToolOutputImage, "file": ToolOutputFileContent}}
+
+
+def local(value):
+    """The value with the stand-in origin replaced by this script's file server."""
+    return json.loads(json.dumps(value).replace({stand_in!r}, FILES_ORIGIN))
+
+
+def output(value):
+    """A tool's return value: the string itself, else the SDK's tool output models."""
+    if isinstance(value, list):
+        return [output(v) for v in value]
+    if isinstance(value, dict):
+        return OUTPUTS[value["type"]](**value)
+    return value
+
+
+class ToolFailed(Exception):
+    pass
+
+
+async def result(ctx: ToolContext[Any]) -> Any:
+    call = CALLS.get(ctx.tool_call_id)
+    if call is None:
+        return ""
+    if call["status"] == "error":
+        raise ToolFailed(call["output"])
+    return output(local(call["output"]))
+
+
+result.__doc__ = {doc!r}
+
+
+def error_text(ctx, error):  # the error's own text reaches the model (the SDK's default hides it)
+    return str(error)
+
+
+class FirstTurn(Model):
+    """Answers the run's first call with the last turn's calls; hands the rest to `real`."""
+
+    def __init__(self, real):
+        self.real = real
+        self.first = bool(CALLS)
+
+    async def get_response(self, *args, **kwargs):
+        if self.first:
+            self.first = False
+            calls = [
+                ResponseFunctionToolCall(
+                    type="function_call", call_id=call_id, name=call["name"],
+                    arguments=json.dumps(call["arguments"]), status="completed",
+                )
+                for call_id, call in CALLS.items()
+            ]
+            return ModelResponse(output=calls, usage=Usage(), response_id=None)
+        return await self.real.get_response(*args, **kwargs)
+
+    def stream_response(self, *args, **kwargs):
+        raise NotImplementedError
+
+
+set_tracing_disabled(True)
+{model_block}
+model = FirstTurn(real)
+tools = [
+    function_tool(result, name_override=name, failure_error_function=error_text, strict_mode=False)
+    for name in TOOLS
+]
+agent = Agent(name="assistant", model=model, tools=tools, model_settings=settings)
+try:
+    asyncio.run(Runner.run(agent, input=local(INPUT), run_config=RunConfig(tracing_disabled=True)))
+except Exception as error:
+    if not captured:
+        raise SystemExit(f"raised before sending: {{type(error).__name__}}: {{error}}")
+path, body = captured[0]
+# URLs of this script's file server as the suite's snapshots store them
+printed = json.dumps(json.loads(body), indent=2, ensure_ascii=False)
+print(printed.replace(FILES_ORIGIN, {stand_in!r}))
+'''
+
+_OPENAI_MODEL = """\
+from openai import AsyncOpenAI
+from agents import {model_class}
+
+client = AsyncOpenAI(base_url=BASE + "/v1", api_key=KEY, max_retries=0)
+real = {model_class}(model=MODEL, openai_client=client)
+settings = ModelSettings()"""
+
+_LITELLM_MODEL = """\
+import os
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline: bundled cost map
+import litellm
+from agents.extensions.models.litellm_model import LitellmModel
+
+litellm.suppress_debug_info = True
+if FILES and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
+    litellm.user_url_allowed_hosts = [FILES_ORIGIN.removeprefix("http://")]
+ARGUMENTS, EXTRA, ENVIRONMENT = json.loads({route!r}.replace("{base_stand_in}", BASE))
+os.environ.update(ENVIRONMENT)
+real = LitellmModel(**ARGUMENTS)
+settings = ModelSettings(extra_args=EXTRA or None)"""
+
+_BASE_STAND_IN = "http://recorder.conformance.invalid"
+
+_FIXTURE_URL = re.compile(re.escape(ORIGIN_STAND_IN) + r"/conformance/([\w.-]+)")
+
+
+def _dumped(value: Any) -> Any:
+    """A tool output as JSON data: the string, or the output models' fields."""
+    if isinstance(value, list):
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return [_dumped(v) for v in items]
+    dump = getattr(value, "model_dump", None)
+    return dump(exclude_none=True) if callable(dump) else value
+
+
+def _model_block(row: RowRef, litellm: bool) -> tuple[str, str]:
+    """The script's lines that build `real` (the model) and `settings`, and the class named."""
+    if not litellm:
+        model_class = _MODEL_CLASSES[row.api]
+        return _OPENAI_MODEL.format(model_class=model_class), model_class
+    from conformance.targets.openai_agents_litellm import route
+
+    found = list(route(row, _BASE_STAND_IN))
+    return _LITELLM_MODEL.format(route=json.dumps(found), base_stand_in=_BASE_STAND_IN), (
+        "LitellmModel (LiteLLM's translation for the provider)"
+    )
+
+
+def repro_script(row: RowRef, history: History, version: str, *, litellm: bool = False) -> str:
+    steps = plan(history)
+    head = history if steps is None else steps.head
+    calls: dict[str, dict[str, Any]] = {}
+    for call in [] if steps is None else steps.calls:
+        if call.status == "error":
+            out: Any = "".join(getattr(p, "text", "") for p in call.value)
+        else:
+            out = _dumped(tool_output(call.value)) if call.value else ""
+        calls[call.tool_call_id] = {
+            "name": call.name,
+            "arguments": call.arguments,
+            "status": call.status,
+            "output": out,
+        }
+    items = json.loads(stand_in_text(json.dumps(to_input_items(head), ensure_ascii=False)))
+    calls = json.loads(stand_in_text(json.dumps(calls, ensure_ascii=False)))
+    files: dict[str, tuple[str, str]] = {}
+    for name in _FIXTURE_URL.findall(json.dumps([items, calls])):
+        if name in FIXTURE_TYPES:
+            data = base64.b64encode(fixture_bytes(name)).decode("ascii")
+            files[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
+    model_block, model_class = _model_block(row, litellm)
+    return _TEMPLATE.format(
+        cell=row.id,
+        version=version,
+        model_class=model_class,
+        model_block=model_block,
+        install='"openai-agents[litellm]"' + (" boto3" if row.api == "bedrock-converse" else "")
+        if litellm
+        else "openai-agents",
+        model=row.model,
+        files=files,
+        items=items,
+        calls=calls,
+        names=tool_names(history),
+        stand_in=ORIGIN_STAND_IN,
+        doc=TOOL_DOC,
+    )

@@ -1,0 +1,153 @@
+"""The Agents SDK through its LiteLLM extension: the rows it serves, the routes, the capture,
+the reproducer, a missing extension and the reasons file."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.matrix import load_matrix
+from conformance.scenarios.build import CALL_IDS, ERROR_FIXTURE, scenario
+from conformance.targets import resolve_target
+from conformance.targets.base import RowRef
+
+pytest.importorskip(
+    "agents", reason='openai-agents is not installed: nox -s "target(openai-agents-litellm)"'
+)
+pytest.importorskip(  # the SDK's extension raises ImportError, not ModuleNotFoundError, without it
+    "litellm", reason='litellm is not installed: nox -s "target(openai-agents-litellm)"'
+)
+
+import litellm
+from agents.exceptions import UserError
+
+from conformance.targets import openai_agents_litellm as target_module
+from conformance.targets.openai_agents_litellm import (
+    INSTALL_HINT,
+    OpenAIAgentsLiteLLMTarget,
+    route,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS = {
+    c.row_id: RowRef(id=c.row_id, api=c.api, family=c.family, model=c.model)
+    for c in load_matrix(ROOT / "matrix.yaml").cells()
+}
+ANTHROPIC = ROWS["anthropic/claude-sonnet-5"]
+
+
+@pytest.fixture(scope="module")
+def target() -> OpenAIAgentsLiteLLMTarget:
+    return OpenAIAgentsLiteLLMTarget()
+
+
+def test_entry_point_names_the_target(target: OpenAIAgentsLiteLLMTarget) -> None:
+    found = resolve_target("openai-agents-litellm")
+    assert isinstance(found, OpenAIAgentsLiteLLMTarget)
+    assert found.name == "openai-agents-litellm"
+    assert found.unavailable is None
+    assert target.refusal_types == (UserError, litellm.exceptions.BadRequestError)
+    assert {"openai", "litellm"} <= set(target.sdk_versions)
+    assert all(target.supports(row) is None for row in ROWS.values())
+
+
+def test_a_missing_extension_is_unavailable_with_the_hint(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def missing() -> Any:
+        raise ImportError("No module named 'litellm'")
+
+    monkeypatch.setattr(target_module, "_import_extension", missing)
+    absent = OpenAIAgentsLiteLLMTarget()
+    assert absent.unavailable is not None
+    assert INSTALL_HINT in absent.unavailable
+    assert absent.supports(ANTHROPIC) == absent.unavailable
+    assert absent.refusal_types == ()
+
+
+def test_routes_give_litellm_its_prefix_and_base() -> None:
+    model, extra, environment = route(ANTHROPIC, "http://127.0.0.1:1/c")
+    assert model == {
+        "model": f"anthropic/{ANTHROPIC.model}",
+        "base_url": "http://127.0.0.1:1/c",
+        "api_key": "conformance-not-a-key",
+    }
+    assert (extra, environment) == ({}, {})
+    bedrock, extra, _ = route(ROWS["bedrock-converse/nova"], "http://127.0.0.1:1/c")
+    assert bedrock["base_url"] is None
+    assert extra["aws_bedrock_runtime_endpoint"] == "http://127.0.0.1:1/c"
+    _, _, environment = route(ROWS["huggingface/qwen3.6"], "http://127.0.0.1:1/c")
+    assert environment == {"HF_API_BASE": "http://127.0.0.1:1/c"}
+
+
+def test_the_run_reaches_the_tools_and_litellm_sends_the_image(
+    target: OpenAIAgentsLiteLLMTarget,
+) -> None:
+    """The extension keeps media in tool outputs (`preserve_tool_output_all_content=True`):
+    on Anthropic each image is a `tool_result` image block."""
+    payload = target.render(ANTHROPIC, scenario("image", "inline", "result"))
+    results = [
+        block
+        for message in payload["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block["type"] == "tool_result"
+    ]
+    assert [r["tool_use_id"] for r in results] == list(CALL_IDS)
+    assert all(r["content"][0]["type"] == "image" for r in results)
+
+
+def test_bedrock_is_signed_and_sent_to_the_recorder(target: OpenAIAgentsLiteLLMTarget) -> None:
+    row = ROWS["bedrock-converse/nova"]
+    payload = target.render(row, scenario("text", "inline", "error"))
+    assert payload["modelId"] == row.model
+    text = json.dumps(payload, ensure_ascii=False)
+    assert json.dumps(ERROR_FIXTURE, ensure_ascii=False)[1:-1] in text
+
+
+def test_repro_of_a_cell_runs_and_prints_the_payload(
+    target: OpenAIAgentsLiteLLMTarget, tmp_path: Path
+) -> None:
+    history = scenario("image", "inline", "result")
+    path = tmp_path / "repro.py"
+    path.write_text(target.repro(ANTHROPIC, history), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    assert json.loads(run.stdout) == target.render(ANTHROPIC, history)
+
+
+def _yaml(path: Path) -> Any:
+    from ruamel.yaml import YAML
+
+    loader: Any = YAML(typ="safe")
+    return loader.load(path.read_text(encoding="utf-8"))
+
+
+def test_reasons_link_upstream_and_notes_exist() -> None:
+    doc = (ROOT / "docs" / "openai-agents-litellm.md").read_text("utf-8")
+    anchors = set(re.findall(r'<a id="([^"]+)"', doc))
+    rules = _yaml(ROOT / "deviations" / "openai-agents-litellm.reasons.yaml")["rules"]
+    assert rules
+    for rule in rules:
+        assert set(rule["when"]) <= {"api", "expect", "outcome", "check", "detail"}, rule
+        assert len(rule["reason"].split()) >= 8, rule
+        re.compile(rule["when"].get("detail", ""))
+        if "link" in rule:
+            assert rule["link"].startswith(
+                ("https://github.com/openai/openai-agents-python/", "https://github.com/BerriAI/")
+            ), rule
+        path, _, anchor = rule["notes"].partition("#")
+        assert path == "docs/openai-agents-litellm.md"
+        assert anchor in anchors, rule
