@@ -208,6 +208,7 @@ def configure(config: pytest.Config) -> None:
             state.snapshots,
             state.cassettes,
             recording=state.record is not None,
+            inputs=_inputs(config, settings),
         )
     except (PathProblem, ValueError) as error:
         raise pytest.UsageError(str(error)) from None
@@ -219,6 +220,20 @@ def configure(config: pytest.Config) -> None:
     roots = lambda: [state.snapshot_root(t.name) for t in state.targets.values()]  # noqa: E731
     config.pluginmanager.register(MediaAudit(roots, updating=state.updating), "conformance-media")
     state.load()  # configured: a bad matrix, target or deviations file stops the run here
+
+
+def _inputs(config: pytest.Config, settings: RunSettings) -> list[Path]:
+    """The files a run reads besides the matrix, which its results file must not replace:
+    the config file and the project's deviations and reasons files."""
+    found: list[Path] = [config.inipath] if config.inipath is not None else []
+    value = settings.project.settings.deviations
+    if isinstance(value, dict):
+        found += [settings.project.resolve(path) for path in value.values()]
+    else:
+        folder = settings.project.resolve(value or settings.deviations_folder or "deviations")
+        if folder.is_dir():
+            found += sorted(folder.glob("*.yaml"))
+    return found
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

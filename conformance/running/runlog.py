@@ -26,7 +26,6 @@ import math
 import os
 import platform
 import secrets
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 from conformance.judging import guard
-from conformance.paths import check_folder, check_results_path
+from conformance.paths import check_folder, check_output_file, check_results_path, write_atomic
 
 if TYPE_CHECKING:
     import pytest
@@ -113,29 +112,6 @@ def run_status(exit_status: int, *, ran: int, selected: int | None, stopped: boo
     if stopped or (selected is not None and ran < selected):
         return "incomplete"
     return "complete"
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary file, not mkstemp's 0600
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _lines(lines: list[dict[str, Any]]) -> str:
@@ -286,14 +262,21 @@ def configure(
     cassettes: Path | None,
     *,
     recording: bool,
+    inputs: Sequence[Path] = (),
 ) -> None:
     """Check every path option before the run, and set the cell time limit.
 
-    Raises `PathProblem` (or `ValueError`) with the option, the path and what to give instead.
+    The results file and its lock (`<results>.lock`, truncated when the run starts) are
+    outputs: neither may be the matrix or another of the run's `inputs` (the config file, the
+    deviations files). Raises `PathProblem` (or `ValueError`) with the option, the path and
+    what to give instead.
     """
     guard.set_time_limit(_time_limit(config))
     if results is not None:
-        check_results_path(results, inputs=[matrix])
+        given = [matrix, *inputs]
+        check_results_path(results, inputs=given)
+        lock = results.with_name(results.name + ".lock")
+        check_output_file(lock, f"--conformance-results {results}: its lock file", given)
     updating = bool(getattr(config.option, "update_snapshots", False))
     if snapshots is not None:
         check_folder(snapshots, "conformance_snapshots", writable=updating)
