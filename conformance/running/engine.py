@@ -40,7 +40,7 @@ from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.paths import PathProblem
 from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.recording.media import collect, store_of, write_blobs
-from conformance.recording.media_audit import MediaAudit
+from conformance.recording.media_audit import MediaAudit, snapshot_problems
 from conformance.running import runlog, selection
 from conformance.running.config import ConfigError, RunSettings, packaged, run_settings
 from conformance.running.options import ENGINE
@@ -107,6 +107,9 @@ class _State:
     deviations: dict[str, DeviationsFile | None] = field(
         default_factory=dict[str, "DeviationsFile | None"]
     )
+    blobs: dict[Path, str | None] = field(default_factory=dict[Path, "str | None"])
+    """Each media blob checked so far, and what is wrong with it (None: intact)."""
+    media: MediaAudit | None = None
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -218,7 +221,8 @@ def configure(config: pytest.Config) -> None:
     config.pluginmanager.register(sys.modules[__name__], ENGINE)
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     roots = lambda: [state.snapshot_root(t.name) for t in state.targets.values()]  # noqa: E731
-    config.pluginmanager.register(MediaAudit(roots, updating=state.updating), "conformance-media")
+    state.media = MediaAudit(roots, updating=state.updating)
+    config.pluginmanager.register(state.media, "conformance-media")
     state.load()  # configured: a bad matrix, target or deviations file stops the run here
 
 
@@ -376,6 +380,11 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
             )
         if item.config.option.update_snapshots:  # blobs first: no snapshot names a lost one
             write_blobs(store_of(path), collect(snapshot_data(run), BLOB_THRESHOLD))
+        else:  # golden data that does not parse, or names a lost or changed blob, fails here
+            damaged = snapshot_problems(path, state.blobs)
+            if damaged:
+                record["detail"] = _GOLDEN + "\n".join(damaged)
+                pytest.fail(f"{cell.id}: {record['detail']}", pytrace=False)
         with warnings.catch_warnings():
             # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
             warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
@@ -403,6 +412,9 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if judgement.verdict != "pass":
         record["verdict"] = judgement.verdict if judgement.verdict == "xpass" else None
         pytest.fail(judgement.message, pytrace=False)
+
+
+_GOLDEN = "golden data damaged: "
 
 
 def _shown(path: Path, base: Path) -> str:
@@ -507,9 +519,29 @@ class _Recorder:
             state.cassette_runner.close()
         if state.run_log is not None:
             records = runlog.in_collection_order(state.records, self.nodeids, self.collected)
+            golden = self._golden(session, records)
+            exitstatus = max(int(exitstatus), int(session.exitstatus))  # the audit's, syrupy's
             runlog.end(
-                session, state.run_log, self._meta(), records, state.selected, int(exitstatus)
+                session,
+                state.run_log,
+                self._meta(),
+                records,
+                state.selected,
+                exitstatus,
+                golden=golden,
             )
+
+    def _golden(self, session: pytest.Session, records: list[dict[str, Any]]) -> list[str]:
+        """The media audit's findings that no failing line of the file names already (an
+        unused blob, a damaged blob of cells the run did not judge): the end line lists them."""
+        if self.state.media is None:
+            return []
+        named = [str(r["detail"]) for r in records if str(r.get("detail", "")).startswith(_GOLDEN)]
+        return [
+            problem
+            for problem in self.state.media.run(session)
+            if not any(Path(problem.rsplit(" ", 1)[-1]).name in text for text in named)
+        ]
 
     def pytest_unconfigure(self) -> None:
         if self.state.run_log is not None:
@@ -539,6 +571,8 @@ class _Recorder:
 
 def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
     text = report.longreprtext
+    if str(record["detail"]).startswith(_GOLDEN):
+        return record["detail"]
     if record["check"] == "snapshot" and "no snapshot at" not in text:
         return f"payload differs from {record['detail']}:\n{text[-2000:]}"
     return text[-2000:]

@@ -212,9 +212,11 @@ class RunLog:
         *,
         status: RunStatus,
         exit_status: int,
+        golden: Sequence[str] = (),
     ) -> None:
-        """Write the whole file, ending with an end line that says how the run ended."""
-        end = {
+        """Write the whole file, ending with an end line that says how the run ended, and
+        (`golden`) what is wrong with the golden data that no line of the file names."""
+        end: dict[str, Any] = {
             "kind": "end",
             "results": len(records),
             "status": status,
@@ -222,6 +224,8 @@ class RunLog:
             "run": self.run_id,
             "end": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+        if golden:
+            end["golden"] = [_cut(str(_unicode(line))) for line in golden]
         from conformance.running.property_gate import property_lines
 
         cells = [result_line(r) for r in records if "property" not in r]
@@ -337,11 +341,13 @@ def end(
     records: list[dict[str, Any]],
     selected: int | None,
     exit_status: int,
+    *,
+    golden: Sequence[str] = (),
 ) -> None:
     """Write the finished file, saying how the run ended, and drop the lock."""
     stopped = bool(session.shouldstop or session.shouldfail)
     status = run_status(exit_status, ran=len(records), selected=selected, stopped=stopped)
     try:
-        log.finish(meta, records, status=status, exit_status=exit_status)
+        log.finish(meta, records, status=status, exit_status=exit_status, golden=golden)
     finally:
         log.release()
