@@ -21,7 +21,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
 from conformance import __version__
-from conformance.judging import guard
+from conformance.judging import guard, isolation
 from conformance.judging.checks import (
     CellRun,
     Check,
@@ -110,6 +110,8 @@ class _State:
     blobs: dict[Path, str | None] = field(default_factory=dict[Path, "str | None"])
     """Each media blob checked so far, and what is wrong with it (None: intact)."""
     media: MediaAudit | None = None
+    isolate: bool = False
+    """`--conformance-isolate`: every target renders in a worker process."""
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -131,7 +133,15 @@ class _State:
                         f"unavailable: {missing}"
                     )
                 self.deviations[spec] = self._deviations(self.targets[spec].name, self.matrix)
+                if self.isolate or isolation.wants_isolation(self.targets[spec]):
+                    self.targets[spec] = isolation.isolate(spec, self.targets[spec])
         return self.matrix
+
+    def after(self, spec: str, timeouts: int) -> None:
+        """A render of `spec` timed out on a thread (it may still run there, holding what it
+        holds): its renders from now on run in a worker process, killed at the limit."""
+        if guard.timeouts() > timeouts:
+            self.targets[spec] = isolation.isolate(spec, self.targets[spec])
 
     def _deviations(self, name: str, matrix: Matrix) -> DeviationsFile | None:
         assert self.settings is not None
@@ -172,7 +182,9 @@ class _State:
     def run(self, spec: str, cell: CellSpec) -> CellRun:
         key = (spec, cell.id)
         if key not in self.runs:
+            before = guard.timeouts()
             self.runs[key] = run_cell(self.targets[spec], cell)
+            self.after(spec, before)
         return self.runs[key]
 
 
@@ -199,6 +211,7 @@ def configure(config: pytest.Config) -> None:
         settings=settings,
     )
     state.updating = bool(getattr(config.option, "update_snapshots", False))
+    state.isolate = bool(config.getoption("conformance_isolate", False))
     state.record = cast("Origin | None", config.getoption("conformance_record"))
     state.cassettes = settings.cassettes
     if state.record == "live" and os.environ.get("CI"):
@@ -331,10 +344,14 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if isinstance(case, PropertyCase):
         found: dict[str, Any] = {}
         item.user_properties.append((_RECORD, found))
-        rows = {row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}
+        rows = list({row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}.values())
         declared = _declared(state, case.target, case.cell)
         target = state.targets[case.target]
-        run_property(case, target, list(rows.values()), state.property_examples, declared, found)
+        before = guard.timeouts()
+        try:
+            run_property(case, target, rows, state.property_examples, declared, found)
+        finally:
+            state.after(case.target, before)
         return
     target = state.targets[case.target]
     cell = case.cell
@@ -517,6 +534,9 @@ class _Recorder:
         state = self.state
         if state.cassette_runner is not None:
             state.cassette_runner.close()
+        for target in state.targets.values():
+            if isinstance(target, isolation.Isolated):
+                target.close()
         if state.run_log is not None:
             records = runlog.in_collection_order(state.records, self.nodeids, self.collected)
             golden = self._golden(session, records)
