@@ -8,6 +8,9 @@ records the request and answers 400, and prints the captured request body as ind
 This module runs it for the cell's scenario and puts a header in front: the cell id, what the
 matrix expects there and why (its citation), and the shape expected (the reference target's
 payload for the cell, or its refusal), so a maintainer sees both sides without the suite.
+
+Text from the matrix or a target enters the header only as comments made line by line
+(`conformance.targets.kit.comment`): a citation whose words span lines stays comments.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from conformance.judging.checks import row_ref, run_cell, snapshot_data
 from conformance.targets import TargetError, resolve_target
+from conformance.targets.kit import comment
 from conformance.targets.reference import ReferenceTarget
 
 if TYPE_CHECKING:
@@ -94,4 +98,4 @@ def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) ->
         "",
         "Run it: python this_file.py   (it prints the request body the framework sends)",
     ]
-    return "".join(f"# {line}".rstrip() + "\n" for line in lines) + "\n"
+    return "".join(comment(line) for line in lines) + "\n"  # every line, escaped

@@ -28,6 +28,7 @@ import itertools
 import json
 import re
 import threading
+import unicodedata
 import uuid
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
@@ -52,6 +53,7 @@ __all__ = [
     "Recorder",
     "StrayRequest",
     "body_or_raise",
+    "comment",
     "exception_snapshot",
     "fixture_host",
     "payload_of",
@@ -312,3 +314,34 @@ def exception_snapshot(error: BaseException) -> dict[str, str]:
     name = kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
     lines = str(error).strip().splitlines()
     return {"raised": name, "message": scrub_message(lines[0]) if lines else ""}
+
+
+# --- generated scripts -------------------------------------------------------------------------
+
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format (bidirectional overrides), surrogate, private, unassigned and separator
+characters: in a comment they could end it, or make the code around it read otherwise."""
+
+
+def _visible(char: str) -> str:
+    if char == "\t" or unicodedata.category(char) not in _HIDDEN:
+        return char
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
+
+
+def comment(text: str) -> str:
+    """`text` as Python comment lines, each `# ` and one line of it, ending in a newline.
+
+    Every line break (any `str.splitlines` knows) starts a new comment line, and every
+    control, format or separator character is written as its escape (`\\x1b`, `\\u202e`), so
+    no text from a matrix, a history or a target can leave the comment of a generated script
+    or change how the code around it reads. Values that are code go in as `repr` literals."""
+    lines = text.splitlines() or [""]
+    return "".join(f"# {''.join(map(_visible, line))}".rstrip() + "\n" for line in lines)
