@@ -41,7 +41,7 @@ from conformance.paths import PathProblem
 from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.recording.media import collect, store_of, write_blobs
 from conformance.recording.media_audit import MediaAudit, snapshot_problems
-from conformance.running import runlog, selection
+from conformance.running import preflight, runlog, selection
 from conformance.running.config import ConfigError, RunSettings, packaged, run_settings
 from conformance.running.options import ENGINE
 from conformance.running.property_gate import (
@@ -224,10 +224,13 @@ def configure(config: pytest.Config) -> None:
             state.snapshots,
             state.cassettes,
             recording=state.record is not None,
-            inputs=_inputs(config, settings),
+            inputs=preflight.run_inputs(config, settings),
         )
     except (PathProblem, ValueError) as error:
         raise pytest.UsageError(str(error)) from None
+    root_problem = preflight.misplaced_root(config)
+    if root_problem is not None:
+        raise pytest.UsageError(root_problem)
     examples = cast("int | None", config.getoption("conformance_property_examples"))
     state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
     config.stash[_STATE] = state
@@ -237,20 +240,6 @@ def configure(config: pytest.Config) -> None:
     state.media = MediaAudit(roots, updating=state.updating)
     config.pluginmanager.register(state.media, "conformance-media")
     state.load()  # configured: a bad matrix, target or deviations file stops the run here
-
-
-def _inputs(config: pytest.Config, settings: RunSettings) -> list[Path]:
-    """The files a run reads besides the matrix, which its results file must not replace:
-    the config file and the project's deviations and reasons files."""
-    found: list[Path] = [config.inipath] if config.inipath is not None else []
-    value = settings.project.settings.deviations
-    if isinstance(value, dict):
-        found += [settings.project.resolve(path) for path in value.values()]
-    else:
-        folder = settings.project.resolve(value or settings.deviations_folder or "deviations")
-        if folder.is_dir():
-            found += sorted(folder.glob("*.yaml"))
-    return found
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
