@@ -112,3 +112,18 @@ def test_a_snapshot_that_does_not_parse_fails_with_its_location(project: pytest.
     (failed,) = _failed(lines)
     assert f"{path}:" in failed["detail"]
     assert "does not parse as JSON" in failed["detail"]
+
+
+def test_a_cassette_that_does_not_parse_fails_with_its_path(project: pytest.Pytester) -> None:
+    shutil.copytree(ROOT / "cassettes/reference", project.path / "cassettes/reference")
+    (path,) = (project.path / "cassettes/reference/openai-chat").glob("gpt-6.image.inline.result.*")
+    path.write_text("interactions:\n- request: [unclosed\n", encoding="utf-8")
+    project.makeini(
+        "[pytest]\nconformance_matrix = matrix.yaml\nconformance_cassettes = cassettes\n"
+    )
+    status, lines = _run(project, "r.jsonl", f"{ROW}/image/inline/result and cassette")
+    assert status == 1
+    (failed,) = _failed(lines)
+    assert failed["check"] == "cassette"
+    assert path.name in failed["detail"]
+    assert "not a readable cassette" in failed["detail"]
