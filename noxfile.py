@@ -3,12 +3,13 @@ update_snapshots."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import nox
 
@@ -45,22 +46,66 @@ def tests(session: nox.Session) -> None:
 
 
 def _meta(path: Path) -> dict[str, Any]:
+    """A results file's meta line."""
     with path.open(encoding="utf-8") as lines:
-        return json.loads(lines.readline())
+        return cast("dict[str, Any]", json.loads(lines.readline()))
 
 
-def _latest_target_results(session: nox.Session, results: Path) -> list[str]:
+def _first_and_last(path: Path) -> tuple[dict[str, Any], dict[str, Any]] | str:
+    """A results file's meta and end lines, or why it cannot be used (empty, not JSON, cut
+    short before its end line): read before the matrix runs, so a broken file is named up
+    front instead of failing the report after the whole run."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        return f"cannot be read ({error})"
+    if not lines:
+        return "is empty (a run that was killed before it started?)"
+    try:
+        first: object = json.loads(lines[0])
+        last: object = json.loads(lines[-1])
+    except ValueError as error:
+        return f"is not a results file: a line is not JSON ({error}); it looks truncated"
+    if not isinstance(first, dict) or cast("dict[str, Any]", first).get("kind") != "meta":
+        return "is not a results file: its first line is not a meta line"
+    if not isinstance(last, dict) or cast("dict[str, Any]", last).get("kind") != "end":
+        return "has no end line: the run that wrote it never finished, or the file is cut short"
+    end = cast("dict[str, Any]", last)
+    if end.get("status", "complete") != "complete":
+        return f"is of a run that did not complete (status {end.get('status')!r})"
+    return cast("dict[str, Any]", first), end
+
+
+def _framework_results(session: nox.Session) -> dict[Path, dict[str, Any]]:
+    """The framework results files in report/ that can be used, with their meta lines; each
+    other one is named with what is wrong with it and left out."""
+    usable: dict[Path, dict[str, Any]] = {}
+    for path in sorted(REPORT.glob("results-*.jsonl")):
+        found = _first_and_last(path)
+        if isinstance(found, str):
+            session.warn(f"{path} {found}; left out of the report (run its target again)")
+            continue
+        usable[path] = found[0]
+    return usable
+
+
+def _matrix_digest(path: Path) -> str:
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _latest_target_results(
+    session: nox.Session, usable: dict[Path, dict[str, Any]], digest: str
+) -> list[str]:
     """Per target name, the `report/results-<name>-<version>.jsonl` of its newest version,
-    among those run on the same matrix as `results`; older ones are named and left out."""
-    digest = _meta(results).get("matrix_digest")
+    among those run on the matrix with `digest`; older ones and broken ones are named and
+    left out."""
     newest: dict[str, tuple[tuple[int, ...], str]] = {}
-    for path in REPORT.glob("results-*.jsonl"):
-        meta = _meta(path)
+    for path, meta in usable.items():
         if meta.get("matrix_digest") != digest:
             session.warn(f"{path} was run on another matrix.yaml; left out of the report")
             continue
         for name, version in meta.get("targets", {}).items():
-            key = tuple(int(x) for x in re.findall(r"\d+", version))
+            key = tuple(int(x) for x in re.findall(r"\d+", str(version)))
             if name not in newest or key > newest[name][0]:
                 newest[name] = (key, str(path))
     return sorted(path for _, path in newest.values())
@@ -74,9 +119,16 @@ def conformance(session: nox.Session) -> None:
     _install(session, "conformance")
     REPORT.mkdir(exist_ok=True)
     results = REPORT / "results.jsonl"
-    session.run(
+    # Before the matrix runs: the framework results to report beside the reference's, each
+    # broken one named now rather than failing the report after the run.
+    usable = _framework_results(session)
+    targets = _latest_target_results(session, usable, _matrix_digest(Path("matrix.yaml")))
+    releases = [str(results), *map(str, usable)]
+    ran = session.run(
         "pytest",
         "-q",
+        "--rootdir",
+        ".",  # pytest's root is this project, whatever path an option names
         # Only the module holding the generated test: importing and collecting the 40 self-test
         # modules only to deselect them doubled the start-up (docs/performance.md). No path
         # argument, so syrupy still checks for unused snapshots cheaply.
@@ -84,17 +136,18 @@ def conformance(session: nox.Session) -> None:
         "python_files=test_matrix.py",
         "-m",
         "conformance",
-        "--conformance-results",
-        str(results),
+        f"--conformance-results={results}",
         "--conformance-sdk-schema",
         *session.posargs,
         success_codes=[0, 1],  # failing cells still get their report; the session fails below
         env=BYTECODE,
     )
+    if ran is None:
+        return  # --install-only: nothing ran, so there is nothing to report
     # Every installed target side by side: the results `nox -s "target(NAME)"` left in report/
     # are rendered with the reference's (same matrix required), the newest release of each target
     # (a report holds one version per target; the older ones keep their own results files).
-    report = ["conformance", "report", str(results), *_latest_target_results(session, results)]
+    report = ["conformance", "report", str(results), *targets]
     session.run(*report, "--format", "md", "-o", str(REPORT / "compatibility.md"))
     session.run(*report, "--format", "json", "-o", str(REPORT / "report.json"))
     session.run(
@@ -111,7 +164,6 @@ def conformance(session: nox.Session) -> None:
     session.run("conformance", "badges", *report[2:], "-o", str(REPORT / "badges"))
     # Frameworks side by side: the newest release of each target as a column, and the version
     # timeline ("fixed in", "broke in") from every release's results file left in report/.
-    releases = [str(results), *sorted(str(p) for p in REPORT.glob("results-*.jsonl"))]
     for name in ("compare.md", "compare.html"):
         session.run("conformance", "compare", *releases, "-o", str(REPORT / name))
     failed = [
@@ -230,6 +282,7 @@ def target(session: nox.Session, name: str) -> None:
         session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
     module = name.replace("-", "_")
+    latest_set: Path | None = None
     for index, version in enumerate(versions):
         session.install(
             *(pins[version] if pins else [f"{unpinned}=={version}"]),
@@ -238,17 +291,20 @@ def target(session: nox.Session, name: str) -> None:
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0
         own: list[str] = [] if latest else _release_deviations(session, name, version)
+        if latest:
+            latest_set = _freeze(session)
         session.run(
             "pytest",
             "-q",
             "-p",
             "no:cacheprovider",
+            "--rootdir",
+            ".",  # pytest's root is this project, whatever path an option names
             "-m",
             "conformance",
             "--conformance-target",
             name,
-            "--conformance-results",
-            str(results),
+            f"--conformance-results={results}",
             *([] if latest else ["-k", "not :snapshot]", *own]),
             # A framework that renders through real clients takes a few hundred ms a request:
             # fewer histories per property (the gate's default is 50).
@@ -271,6 +327,8 @@ def target(session: nox.Session, name: str) -> None:
             env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
         )
         _pyright_target(session, name)
+    if latest_set is not None and len(versions) > 1:
+        _restore(session, latest_set)  # the venv is left on the latest release, as it says
 
 
 def _pyright_target(session: nox.Session, name: str) -> None:
@@ -317,14 +375,15 @@ def _bridge_target(session: nox.Session, name: str) -> None:
             "-q",
             "-p",
             "no:cacheprovider",
+            "--rootdir",
+            ".",  # pytest's root is this project, whatever path an option names
             "-o",
             "python_files=test_matrix.py",
             "-m",
             "conformance",
             "--conformance-target",
             name,
-            "--conformance-results",
-            str(results),
+            f"--conformance-results={results}",
             *(
                 []
                 if latest
@@ -351,6 +410,32 @@ def _bridge_target(session: nox.Session, name: str) -> None:
                 env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
             )
             _pyright_target(session, name)
+
+
+def _freeze(session: nox.Session) -> Path | None:
+    """The exact distributions of the session's venv now (the latest release installed)."""
+    python = session.virtualenv.bin + "/python"
+    if shutil.which("uv"):
+        frozen = session.run("uv", "pip", "freeze", "--python", python, silent=True, external=True)
+    else:
+        frozen = session.run("python", "-m", "pip", "freeze", silent=True)
+    if not isinstance(frozen, str):
+        return None  # --install-only: nothing runs, nothing to restore
+    path = Path(session.create_tmp()) / "latest-release.txt"
+    path.write_text(frozen, encoding="utf-8")
+    return path
+
+
+def _restore(session: nox.Session, frozen: Path) -> None:
+    """Put the venv back on the set `_freeze` wrote: the older releases installed over it
+    (and what they needed beside them) are replaced, so a later `nox -R` or a hand run of
+    the venv runs the latest release, not the oldest."""
+    python = session.virtualenv.bin + "/python"
+    if shutil.which("uv"):
+        session.run("uv", "pip", "sync", "--python", python, str(frozen), external=True)
+    else:
+        session.run("python", "-m", "pip", "install", "-r", str(frozen))
+    session.log(f"venv restored to the latest release ({frozen})")
 
 
 @nox.session

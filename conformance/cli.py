@@ -39,12 +39,17 @@ from typing import TYPE_CHECKING, Any, cast
 from conformance import __version__
 from conformance.judging.levels import LEVELS, Level
 from conformance.matrix import MatrixError, json_schema, load_matrix
-from conformance.paths import PathProblem, check_folder, check_output_file
+from conformance.paths import (
+    PathProblem,
+    check_folder,
+    check_output_file,
+    same_file,
+    write_output,
+)
 from conformance.reports.diff import diff_reports, render_diff
 from conformance.reports.figures import capabilities
 from conformance.reports.report import Report, badges, build_report, render_markdown
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
-from conformance.running.runlog import write_atomic
 
 if TYPE_CHECKING:
     from conformance.reports.html import Citation
@@ -52,14 +57,60 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-def _write(text: str, out: str | None, inputs: Sequence[str] = ()) -> None:
-    """Print, or write `out` atomically; never over a folder or one of the command's inputs."""
+def _write(text: str, out: str | None) -> None:
+    """Print, or write `out` atomically (checked by `main` before the command ran)."""
     if out is None:
         sys.stdout.write(text)
         return
-    path = Path(out)
-    check_output_file(path, "-o", [Path(given) for given in inputs])
-    write_atomic(path, text)
+    write_output(Path(out), text)
+
+
+def _inputs(args: argparse.Namespace) -> list[Path]:
+    """Every path the command reads: its output may be none of them (`main` checks)."""
+    given: list[str] = []
+    for name in ("results", "shards", "base", "head", "reasons", "matrix", "snapshots"):
+        value = cast("str | list[str] | None", getattr(args, name, None))
+        if isinstance(value, str):
+            given.append(value)
+        elif value:
+            given += value
+    reads_matrix = args.command == "repro" or (args.command == "compare" and args.repro)
+    if reads_matrix and not getattr(args, "matrix", None):
+        given.append(_default_matrix())  # the matrix the command reads when none is given
+    paths = [Path(value) for value in given]
+    if args.command == "repro":
+        paths += _module_file(args.target)
+    return paths
+
+
+def _module_file(spec: str) -> list[Path]:
+    """The source file of a `module:attr` target, found without importing it."""
+    import importlib.util
+
+    module = spec.partition(":")[0] if ":" in spec else ""
+    if not module:
+        return []
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return []
+    origin = found.origin if found is not None else None
+    return [Path(origin)] if origin and origin not in ("built-in", "frozen") else []
+
+
+def _check_output(args: argparse.Namespace) -> None:
+    """Before any work: the output file (or, for `badges`, folder) is one this command may
+    write, and none of its inputs."""
+    out = cast("str | None", getattr(args, "output", None))
+    if out is None:
+        return
+    if args.command == "badges":
+        check_folder(Path(out), "-o", writable=True)
+        for given in _inputs(args):
+            if same_file(Path(out), given):
+                raise PathProblem(f"-o {out}: is an input of this run ({given})")
+        return
+    check_output_file(Path(out), "-o", _inputs(args))
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -109,7 +160,7 @@ def _report(args: argparse.Namespace) -> int:
         citations = _citations(args.matrix, report) if args.matrix else None
         snapshots = Path(args.snapshots) if args.snapshots else None
         text = render_html(report, snapshots=snapshots, citations=citations)
-    _write(text, args.output, [*args.results, *([args.matrix] if args.matrix else [])])
+    _write(text, args.output)
     return 0
 
 
@@ -128,7 +179,7 @@ def _citations(path: str, report: Report) -> dict[str, Citation]:
 def _merge(args: argparse.Namespace) -> int:
     results = load_results(args.shards)
     build_report(results)  # the merged file must be one that `report` accepts
-    _write(merge_results(results), args.output, args.shards)
+    _write(merge_results(results), args.output)
     return 0
 
 
@@ -146,7 +197,7 @@ def _diff(args: argparse.Namespace) -> int:
     levels = cast("tuple[Level, ...]", args.fail_on)
     unsettled, on_capability = bool(args.include_unsettled), bool(args.fail_on_capability)
     text = render_diff(diff, levels, include_unsettled=unsettled, fail_on_capability=on_capability)
-    _write(text, args.output, [args.base, args.head])
+    _write(text, args.output)
     failed = diff.regressions(levels, include_unsettled=unsettled)
     return 1 if failed or (on_capability and diff.capability_drops()) else 0
 
@@ -164,9 +215,12 @@ def _levels(text: str) -> tuple[Level, ...]:
 
 def _badges(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    check_folder(out, "-o", writable=True)
-    for name, badge in badges(build_report(load_results(args.results))).items():
-        _write(json.dumps(badge, ensure_ascii=False) + "\n", str(out / name))
+    made = badges(build_report(load_results(args.results)))
+    inputs = _inputs(args)
+    for name in made:  # every file checked before the first is written
+        check_output_file(out / name, "-o", inputs)
+    for name, badge in made.items():
+        write_output(out / name, json.dumps(badge, ensure_ascii=False) + "\n")
     return 0
 
 
@@ -398,6 +452,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command in _READING:
         gc.disable()
     try:
+        _check_output(args)
         return int(args.run(args))
     except (MatrixError, ReportError, PathProblem) as error:
         print(error, file=sys.stderr)

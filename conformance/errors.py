@@ -35,6 +35,30 @@ class UnsupportedContent(Exception):
         )
         super().__init__(f"{api} model {model!r} cannot carry {content_type} {where}: {reason}")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled by its fields (the arguments are keyword-only), so that a refusal raised in a
+        worker process comes back as itself (`conformance.judging.isolation`)."""
+        fields = (self.api, self.model, self.content_type, self.tool_name, self.tool_call_id)
+        return (_unsupported, (*fields, self.reason))
+
+
+def _unsupported(
+    api: str,
+    model: str,
+    content_type: str,
+    tool_name: str | None,
+    tool_call_id: str | None,
+    reason: str,
+) -> UnsupportedContent:
+    return UnsupportedContent(
+        api=api,
+        model=model,
+        content_type=content_type,
+        tool_name=tool_name,
+        tool_call_id=tool_call_id,
+        reason=reason,
+    )
+
 
 class SuiteError(Exception):
     """An exception of the suite's own machinery (the toolkit, the recorder, the fixture host).

@@ -5,13 +5,21 @@ A mistyped option must not lose a run or destroy an input: `--conformance-result
 stop the run up front with a message naming the option and what to give instead. Names that
 become path segments (a target's name under `snapshots/` and `cassettes/`) are checked to be
 one plain segment, so that no name can reach outside its folder.
+
+Every file a command or a run writes goes through one rule (`check_output_file`, then
+`write_output`): before any work, it is checked not to be a folder, not to be any input of the
+command (the same path, or the same file through a symbolic or a hard link), and to be in a
+place this process can write; then it is written atomically, through a temporary file in the
+same folder and a rename, so a reader sees the old file or the new one, never half.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final, cast
@@ -24,6 +32,9 @@ __all__ = [
     "check_results_path",
     "is_safe_name",
     "safe_name_problem",
+    "same_file",
+    "write_atomic",
+    "write_output",
 ]
 
 SAFE_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
@@ -81,31 +92,96 @@ def _is_results_file(path: Path) -> bool:
     return isinstance(record, dict) and cast("dict[str, object]", record).get("kind") == "meta"
 
 
-def _same(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: the same path once links are followed, or (both
+    existing) the same inode, as two hard links to one file are."""
     try:
-        return a.resolve() == b.resolve()
-    except OSError:
+        if a.resolve() == b.resolve():
+            return True
+    except (OSError, RuntimeError):  # a symlink loop
+        pass
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # either missing, or a path holding a NUL
+        return False
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
         return False
 
 
 def check_output_file(path: Path, option: str, inputs: Iterable[Path] = ()) -> None:
-    """A file the run will write: not a folder, not one of its inputs, in a writable place."""
-    if path.is_dir():
+    """A file the run will write: not a folder, not one of its inputs (through links too), in
+    a place this process can write. Raises `PathProblem` saying which and what to give."""
+    if "\0" in str(path):
+        raise PathProblem(f"{option} {str(path)!r}: holds a NUL byte; give a file path")
+    try:
+        is_dir = path.is_dir()
+        exists = path.exists() or path.is_symlink()
+    except OSError as error:  # a name too long, a symlink loop
+        raise PathProblem(
+            f"{option} {path}: {error.strerror or error}; give another path"
+        ) from None
+    if is_dir:
         raise PathProblem(
             f"{option} {path}: is a folder; give a file path, e.g. {path / 'results.jsonl'}"
         )
     for given in inputs:
-        if _same(path, given):
+        if same_file(path, given):
             raise PathProblem(
                 f"{option} {path}: is an input of this run ({given}); writing there would destroy"
                 " it, give another path"
             )
-    if path.exists():
+        if given.is_dir() and _inside(path, given):
+            raise PathProblem(
+                f"{option} {path}: is inside {given}, a folder this run reads; give a path"
+                " outside it"
+            )
+    if exists:
+        if path.is_symlink() and not path.exists():
+            raise PathProblem(f"{option} {path}: is a broken symbolic link; give another path")
         if not path.is_file():
             raise PathProblem(f"{option} {path}: is not a regular file")
         if not os.access(path, os.W_OK):
             raise PathProblem(f"{option} {path}: cannot write the file (permission denied)")
     _writable_ancestor(path, option)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file in the same folder and a rename
+    (`OSError` as it comes: a caller that checked the path first sees only a full disk)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary file, not mkstemp's 0600
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def write_output(path: Path, text: str, option: str = "-o") -> None:
+    """Write a checked output file atomically; a failure is a `PathProblem`, not a traceback."""
+    try:
+        write_atomic(path, text)
+    except OSError as error:
+        raise PathProblem(
+            f"{option} {path}: cannot write it ({error.strerror or error}); give another path"
+        ) from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 def check_results_path(path: Path, inputs: Iterable[Path] = ()) -> None:

@@ -96,6 +96,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         " (default 60; 0: no limit)",
     )
     group.addoption(
+        "--conformance-isolate",
+        action="store_true",
+        help="render every target in a worker process, killed at the time limit: a hard limit"
+        " for renders that hold the GIL or ignore signals (a target asks with `isolate = True`;"
+        " every target switches after a first timeout)",
+    )
+    group.addoption(
         "--conformance-sdk-schema",
         action="store_true",
         help="also validate every payload with the official SDKs' types (needs the SDKs)",

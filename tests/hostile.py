@@ -235,3 +235,42 @@ class KillsItself(_LikeReference):
 class RaisesALoneSurrogate(_Hostile):
     def misbehave(self, row: RowRef, history: History) -> Payload:
         raise ValueError("half a character: \ud800")
+
+
+_CATASTROPHIC = "(a+)+$"
+"""A regular expression that backtracks exponentially on `a...ab`: `re` holds the GIL all
+the while, so no other thread of the process runs until it gives up (years for 64 a's)."""
+
+
+class HoldsTheGil(_Hostile):
+    """A render that never returns and never lets another thread run; it asks for isolation,
+    the only limit that can cut it."""
+
+    isolate = True
+
+    def misbehave(self, row: RowRef, history: History) -> Payload:
+        import re
+
+        re.match(_CATASTROPHIC, "a" * 64 + "b")
+        raise AssertionError("unreachable")
+
+
+class HoldsTheGilAndIgnoresSignals(HoldsTheGil):
+    """The same, with SIGTERM and SIGINT ignored first."""
+
+    def misbehave(self, row: RowRef, history: History) -> Payload:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return super().misbehave(row, history)
+
+
+class HangsOnSomeHistories(ReferenceTarget):
+    """The reference, except that a render of a history with a tool result holding an image
+    never returns: the property searches meet it on some histories, not all."""
+
+    name = "hangs-on-some-histories"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        if '"image"' in repr(history) or "image/" in repr(history):
+            _NEVER.wait()
+        return super().render(row, history)

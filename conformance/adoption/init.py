@@ -20,6 +20,7 @@ from conformance.judging.deviations import DeviationsError, load_deviations
 from conformance.judging.levels import CHECK_LEVELS, LEVELS, Level
 from conformance.matrix import TARGET_PATTERN, MatrixError, lifecycle_findings, load_matrix
 from conformance.matrix.lifecycle import located_findings
+from conformance.paths import check_folder, check_output_file, write_output
 from conformance.reports.results import ReportError, Results, ResultsFile, load_results
 from conformance.running.config import (
     ConfigError,
@@ -143,21 +144,22 @@ def init(folder: Path, name: str) -> int:
             f"{folder}: not overwriting {', '.join(taken)}; move them away or add the rest by"
             " hand (the templates are in conformance/adoption/templates/)"
         )
+    check_folder(folder, "DIR", writable=True)
+    for path in [*files, "pyproject.toml"]:  # every file checked before the first is written
+        check_output_file(folder / path, "DIR", [_TEMPLATES])
     for path, template in files.items():
         text = (_TEMPLATES / template).read_text(encoding="utf-8")
-        text = text.replace("__TARGET_NAME__", name)
         out = folder / path
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        write_output(out, text.replace("__TARGET_NAME__", name), "DIR")
         print(f"wrote {out}")
     table = (_TEMPLATES / "pyproject.toml").read_text(encoding="utf-8")
     table = table.replace("__TARGET_NAME__", name)
     if pyproject.exists():
         before = pyproject.read_text(encoding="utf-8")
-        pyproject.write_text(before.rstrip("\n") + "\n\n" + table, encoding="utf-8")
+        write_output(pyproject, before.rstrip("\n") + "\n\n" + table, "DIR")
         print(f"added [tool.conformance] to {pyproject}")
     else:
-        pyproject.write_text(table, encoding="utf-8")
+        write_output(pyproject, table, "DIR")
         print(f"wrote {pyproject}")
     print(f"next: fill {folder / 'conformance_target.py'}, then `pytest --snapshot-update`")
     return 0
@@ -177,9 +179,8 @@ def write_deviations(results: str, target: str, reasons: str | None, output: str
     text = render_deviations(target, entries)
     if output is None:
         sys.stdout.write(text)
-    else:
-        Path(output).parent.mkdir(parents=True, exist_ok=True)
-        Path(output).write_text(text, encoding="utf-8")
+    else:  # checked before the work against the results and reasons (`conformance.cli`)
+        write_output(Path(output), text)
     missing = sum(1 for entry in entries if "TODO" in entry["reason"])
     where = output or "stdout"
     print(f"{where}: {len(entries)} deviations of {target}", file=sys.stderr)

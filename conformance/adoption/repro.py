@@ -8,6 +8,9 @@ records the request and answers 400, and prints the captured request body as ind
 This module runs it for the cell's scenario and puts a header in front: the cell id, what the
 matrix expects there and why (its citation), and the shape expected (the reference target's
 payload for the cell, or its refusal), so a maintainer sees both sides without the suite.
+
+Text from the matrix or a target enters the header only as comments made line by line
+(`conformance.targets.kit.comment`): a citation whose words span lines stays comments.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from conformance.judging.checks import row_ref, run_cell, snapshot_data
 from conformance.targets import TargetError, resolve_target
+from conformance.targets.kit import comment
 from conformance.targets.reference import ReferenceTarget
 
 if TYPE_CHECKING:
@@ -70,11 +74,18 @@ def repro_script(matrix: Matrix, cell_id: str, target_spec: str) -> str:
     return _header(matrix, cell, target, snapshot_data(run)) + script.lstrip("\n")
 
 
+def _shown(value: object) -> str:
+    """Bytes in the expected shape (Bedrock's raw media): their size, not their text."""
+    if isinstance(value, bytes | bytearray):
+        return f"<{len(value)} bytes>"
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) -> str:
     """The header as comments of the script's language: a target whose reproducer is not Python
     (a bridge's) names its comment prefix and run command (`repro_comment`, `repro_run` with
     `{file}`)."""
-    comment = str(getattr(target, "repro_comment", "#"))
+    prefix = str(getattr(target, "repro_comment", "#"))
     run = str(getattr(target, "repro_run", "python {file}")).format(
         file="this_file" + str(getattr(target, "repro_suffix", ".py"))
     )
@@ -89,7 +100,7 @@ def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) ->
         lines += [f"Why: {citation.says}", f"Source: {citation.url}"]
     else:
         lines.append(f"Citation: {cell.cite_id}")
-    shape = json.dumps(expected, indent=2, ensure_ascii=False).splitlines()
+    shape = json.dumps(expected, indent=2, ensure_ascii=False, default=_shown).splitlines()
     if len(shape) > EXPECTED_LINES:
         cut = len(shape) - EXPECTED_LINES
         shape = [*shape[:EXPECTED_LINES], f"... {cut} more lines"]
@@ -101,4 +112,4 @@ def _header(matrix: Matrix, cell: CellSpec, target: Target, expected: object) ->
         "",
         f"Run it: {run}   (it prints the request body the framework sends)",
     ]
-    return "".join(f"{comment} {line}".rstrip() + "\n" for line in lines) + "\n"
+    return "".join(comment(line, prefix) for line in lines) + "\n"  # every line, escaped

@@ -135,13 +135,15 @@ def row_ref(cell: CellSpec) -> RowRef:
     return RowRef(id=cell.row_id, api=cell.api, family=cell.family, model=cell.model)
 
 
-def _attempt(render: Callable[[History], Payload], history: History, api: str) -> Rendering:
+def _attempt(
+    render: Callable[[History], Payload], history: History, api: str, *, limited: bool = False
+) -> Rendering:
     """One rendering of its own deep copy of `history`, watched by the fixture host; any
     exception class, a hang or a non-JSON body is an observation (`conformance.judging.guard`)."""
     given = copy.deepcopy(history)
     before = dump(history)
     with fixture_host().watch() as fetches:
-        payload, error = guard.attempt(lambda: render(given), api)
+        payload, error = guard.attempt(lambda: render(given), api, limited=limited)
     changed = None
     if dump(given) != before:
         changed = "the target changed the history it was given, in place"
@@ -160,8 +162,11 @@ def run_cell(target: Target, cell: CellSpec) -> CellRun:
     history = scenario(cell.content_type, cell.source, cell.style)
     row = row_ref(cell)
     refusals = refusal_types_of(target)
-    first = _attempt(lambda given: target.render(row, given), history, cell.api)
-    stored = _attempt(lambda given: target.render_stored(row, given), history, cell.api)
+    limited = getattr(target, "isolated", False) is True  # a worker process keeps the limit
+    first = _attempt(lambda given: target.render(row, given), history, cell.api, limited=limited)
+    stored = _attempt(
+        lambda given: target.render_stored(row, given), history, cell.api, limited=limited
+    )
     observation = observe(
         cell.api,
         history,

@@ -38,7 +38,10 @@ from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning
 
 from conformance.judging.levels import CHECK_LEVELS, LEVELS, PROPERTY_LEVELS, Level, level_of
 from conformance.matrix import TARGET_PATTERN, LocatedError, Outcome
-from conformance.matrix.load import _yaml_error  # pyright: ignore[reportPrivateUsage]
+from conformance.matrix.load import (
+    _yaml_error,  # pyright: ignore[reportPrivateUsage]
+    screen_text,
+)
 
 __all__ = [
     "DECLARABLE_CHECKS",
@@ -187,6 +190,11 @@ def load_deviations(
 
 
 def _yaml(text: str, shown: str) -> Any:
+    """The YAML of a deviations or reasons file; what the reader cannot take (a control
+    character, a NUL byte, nesting too deep) is located first, as in the matrix."""
+    screened = screen_text(text, shown)
+    if screened:
+        raise DeviationsError(screened)
     loader: Any = YAML(typ="rt")
     with warnings.catch_warnings():
         warnings.simplefilter("error", ReusedAnchorWarning)

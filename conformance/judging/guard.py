@@ -11,7 +11,9 @@ payload or the exception that stands for the rendering, and:
 - gives up on a render that does not return within the cell time limit (`set_time_limit`,
   `--conformance-cell-timeout`, 60 s by default): the cell gets a `CellTimeout` and the run
   goes on. Renders run on a daemon worker thread; a hung one is left behind (it cannot be
-  killed) and a new worker takes the next cell;
+  killed) and a new worker takes the next cell. A render that holds the GIL cannot be cut
+  from a thread: a target that asks for isolation, and every target after a first timeout,
+  renders in a worker process that is killed instead (`conformance.judging.isolation`);
 - refuses a payload JSON cannot hold (`UnserializablePayload`: NaN or infinity, a set, a
   non-string key, an object, a string that is not Unicode, nesting deeper than `MAX_DEPTH`,
   or bytes anywhere but the one api whose SDK takes raw bytes), with its JSON path;
@@ -45,6 +47,7 @@ __all__ = [
     "json_problem",
     "set_time_limit",
     "time_limit",
+    "timeouts",
 ]
 
 MAX_DEPTH: Final = 64
@@ -90,6 +93,12 @@ class _Worker:
 
 _workers: list[_Worker] = []
 _workers_lock = threading.Lock()
+_timeouts = [0]
+
+
+def timeouts() -> int:
+    """How many renders this process has abandoned on a thread so far."""
+    return _timeouts[0]
 
 
 def _run(call: Callable[[], Any], limit: float) -> tuple[bool, Any]:
@@ -103,6 +112,7 @@ def _run(call: Callable[[], Any], limit: float) -> tuple[bool, Any]:
         return answer.get(timeout=limit)
     except queue.Empty:
         with _workers_lock:
+            _timeouts[0] += 1
             if _workers and _workers[0] is worker:
                 _workers.pop()  # abandoned: it is still inside the render
         return False, CellTimeout(
@@ -121,11 +131,15 @@ def _inline(call: Callable[[], Any]) -> tuple[bool, Any]:
 # --- the attempt ------------------------------------------------------------------------------
 
 
-def attempt(render: Callable[[], Any], api: str) -> tuple[Any, BaseException | None]:
+def attempt(
+    render: Callable[[], Any], api: str, *, limited: bool = False
+) -> tuple[Any, BaseException | None]:
     """`(payload, None)`, or `(None, error)` for a render that raised, hung or returned
-    something that is not a JSON body; `KeyboardInterrupt` stops the run."""
+    something that is not a JSON body; `KeyboardInterrupt` stops the run. `limited`: the
+    render enforces the time limit itself (in a worker process, `conformance.judging.isolation`)
+    and runs inline."""
     limit = time_limit()
-    ok, value = _inline(render) if limit is None else _run(render, limit)
+    ok, value = _inline(render) if limit is None or limited else _run(render, limit)
     if not ok:
         error: BaseException = value
         if isinstance(error, KeyboardInterrupt):

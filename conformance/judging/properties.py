@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from conformance import marker
 from conformance.history import History, Media, Message, Part, Text, ToolResult, texts
+from conformance.judging import guard
 from conformance.judging.checks import payload_bytes
 from conformance.judging.observe import (
     classify,
@@ -26,6 +27,7 @@ from conformance.wire import WireFormatError, WireView, digest, locate
 __all__ = [
     "PROPERTIES",
     "PropertyFailed",
+    "RenderHung",
     "cross_provider_replay",
     "deterministic",
     "markers_name_their_calls",
@@ -44,7 +46,7 @@ class PropertyFailed(AssertionError):
 @dataclass(frozen=True)
 class _Rendered:
     payload: Payload | None
-    error: Exception | None
+    error: BaseException | None
 
     def same_as(self, other: _Rendered) -> bool:
         if self.payload is not None and other.payload is not None:
@@ -52,13 +54,22 @@ class _Rendered:
         return repr(self.error) == repr(other.error)
 
 
+class RenderHung(BaseException):
+    """A render did not return within the time limit: the search stops at once (a
+    BaseException, which hypothesis lets through) and the property fails once, instead of
+    waiting the limit again for every history and every shrinking step."""
+
+
 def _render(
     render: Callable[[RowRef, History], Payload], row: RowRef, history: History
 ) -> _Rendered:
-    try:
-        return _Rendered(render(row, history), None)
-    except Exception as error:  # classified by the properties below
-        return _Rendered(None, error)
+    """One rendering under the suite's guard (`conformance.judging.guard`): every exception
+    class and a non-JSON body are the rendering's error, a hang stops the search."""
+    limited = getattr(getattr(render, "__self__", None), "isolated", False) is True
+    payload, error = guard.attempt(lambda: render(row, history), row.api, limited=limited)
+    if isinstance(error, guard.CellTimeout):
+        raise RenderHung(f"{row.id}: {error}")
+    return _Rendered(payload, error)
 
 
 def _view(row: RowRef, payload: Payload) -> WireView:

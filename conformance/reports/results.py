@@ -317,6 +317,9 @@ class EndLine(_Model):
     run: str | None = None
     """The id of the run, as on the meta line."""
     end: AwareDatetime | None = None
+    golden: list[str] = Field(default_factory=list[str])
+    """Damaged golden data no line of the file names (an unused, missing or damaged media
+    blob); a file listing any is refused."""
 
 
 def _kind(data: Any) -> str | None:
@@ -484,6 +487,14 @@ def _check_end(path: str, number: int, meta: MetaLine, end: EndLine) -> None:
         raise ReportError(
             f"{path}:{number}: {run} {_STATUS_WORDS[end.status]}, exit status"
             f" {end.exit_status}; its results are incomplete and not a report: run it again"
+        )
+    if end.golden:
+        shown = "; ".join(end.golden[:3]) + (
+            f"; and {len(end.golden) - 3} more" if len(end.golden) > 3 else ""
+        )
+        raise ReportError(
+            f"{path}:{number}: the run found damaged golden data, so its results are not a"
+            f" report: {shown}"
         )
 
 

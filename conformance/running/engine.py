@@ -21,7 +21,7 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from syrupy.location import PyTestLocation
 
 from conformance import __version__
-from conformance.judging import guard
+from conformance.judging import guard, isolation
 from conformance.judging.checks import (
     CellRun,
     Check,
@@ -41,8 +41,8 @@ from conformance.matrix.lifecycle import lifecycle_meta
 from conformance.paths import PathProblem
 from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.recording.media import collect, store_of, write_blobs
-from conformance.recording.media_audit import MediaAudit
-from conformance.running import runlog, selection
+from conformance.recording.media_audit import MediaAudit, snapshot_problems
+from conformance.running import preflight, runlog, selection
 from conformance.running.applicable import declared_not_applicable, not_applicable_reason
 from conformance.running.config import ConfigError, RunSettings, packaged, run_settings
 from conformance.running.options import ENGINE
@@ -111,6 +111,11 @@ class _State:
     )
     not_applicable: dict[str, dict[str, str]] = field(default_factory=dict[str, dict[str, str]])
     """Per target spec, the features it declares it does not have (`running.applicable`)."""
+    blobs: dict[Path, str | None] = field(default_factory=dict[Path, "str | None"])
+    """Each media blob checked so far, and what is wrong with it (None: intact)."""
+    media: MediaAudit | None = None
+    isolate: bool = False
+    """`--conformance-isolate`: every target renders in a worker process."""
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -133,7 +138,15 @@ class _State:
                         f"unavailable: {missing}"
                     )
                 self.deviations[spec] = self._deviations(self.targets[spec].name, self.matrix)
+                if self.isolate or isolation.wants_isolation(self.targets[spec]):
+                    self.targets[spec] = isolation.isolate(spec, self.targets[spec])
         return self.matrix
+
+    def after(self, spec: str, timeouts: int) -> None:
+        """A render of `spec` timed out on a thread (it may still run there, holding what it
+        holds): its renders from now on run in a worker process, killed at the limit."""
+        if guard.timeouts() > timeouts:
+            self.targets[spec] = isolation.isolate(spec, self.targets[spec])
 
     def _deviations(self, name: str, matrix: Matrix) -> DeviationsFile | None:
         assert self.settings is not None
@@ -174,7 +187,9 @@ class _State:
     def run(self, spec: str, cell: CellSpec) -> CellRun:
         key = (spec, cell.id)
         if key not in self.runs:
+            before = guard.timeouts()
             self.runs[key] = run_cell(self.targets[spec], cell)
+            self.after(spec, before)
         return self.runs[key]
 
 
@@ -201,6 +216,7 @@ def configure(config: pytest.Config) -> None:
         settings=settings,
     )
     state.updating = bool(getattr(config.option, "update_snapshots", False))
+    state.isolate = bool(config.getoption("conformance_isolate", False))
     state.record = cast("Origin | None", config.getoption("conformance_record"))
     state.cassettes = settings.cassettes
     if state.record == "live" and os.environ.get("CI"):
@@ -213,16 +229,21 @@ def configure(config: pytest.Config) -> None:
             state.snapshots,
             state.cassettes,
             recording=state.record is not None,
+            inputs=preflight.run_inputs(config, settings),
         )
     except (PathProblem, ValueError) as error:
         raise pytest.UsageError(str(error)) from None
+    root_problem = preflight.misplaced_root(config)
+    if root_problem is not None:
+        raise pytest.UsageError(root_problem)
     examples = cast("int | None", config.getoption("conformance_property_examples"))
     state.property_examples = DEFAULT_EXAMPLES if examples is None else examples
     config.stash[_STATE] = state
     config.pluginmanager.register(sys.modules[__name__], ENGINE)
     config.pluginmanager.register(_Recorder(state), "conformance-recorder")
     roots = lambda: [state.snapshot_root(t.name) for t in state.targets.values()]  # noqa: E731
-    config.pluginmanager.register(MediaAudit(roots, updating=state.updating), "conformance-media")
+    state.media = MediaAudit(roots, updating=state.updating)
+    config.pluginmanager.register(state.media, "conformance-media")
     state.load()  # configured: a bad matrix, target or deviations file stops the run here
 
 
@@ -317,10 +338,14 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if isinstance(case, PropertyCase):
         found: dict[str, Any] = {}
         item.user_properties.append((_RECORD, found))
-        rows = {row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}
+        rows = list({row_ref(cell).id: row_ref(cell) for cell in state.matrix.all_cells()}.values())
         declared = _declared(state, case.target, case.cell)
         target = state.targets[case.target]
-        run_property(case, target, list(rows.values()), state.property_examples, declared, found)
+        before = guard.timeouts()
+        try:
+            run_property(case, target, rows, state.property_examples, declared, found)
+        finally:
+            state.after(case.target, before)
         return
     target = state.targets[case.target]
     cell = case.cell
@@ -371,6 +396,11 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
             )
         if item.config.option.update_snapshots:  # blobs first: no snapshot names a lost one
             write_blobs(store_of(path), collect(snapshot_data(run), BLOB_THRESHOLD))
+        else:  # golden data that does not parse, or names a lost or changed blob, fails here
+            damaged = snapshot_problems(path, state.blobs)
+            if damaged:
+                record["detail"] = _GOLDEN + "\n".join(damaged)
+                pytest.fail(f"{cell.id}: {record['detail']}", pytrace=False)
         with warnings.catch_warnings():
             # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
             warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
@@ -398,6 +428,9 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if judgement.verdict != "pass":
         record["verdict"] = judgement.verdict if judgement.verdict == "xpass" else None
         pytest.fail(judgement.message, pytrace=False)
+
+
+_GOLDEN = "golden data damaged: "
 
 
 def _shown(path: Path, base: Path) -> str:
@@ -500,11 +533,34 @@ class _Recorder:
         state = self.state
         if state.cassette_runner is not None:
             state.cassette_runner.close()
+        for target in state.targets.values():
+            if isinstance(target, isolation.Isolated):
+                target.close()
         if state.run_log is not None:
             records = runlog.in_collection_order(state.records, self.nodeids, self.collected)
+            golden = self._golden(session, records)
+            exitstatus = max(int(exitstatus), int(session.exitstatus))  # the audit's, syrupy's
             runlog.end(
-                session, state.run_log, self._meta(), records, state.selected, int(exitstatus)
+                session,
+                state.run_log,
+                self._meta(),
+                records,
+                state.selected,
+                exitstatus,
+                golden=golden,
             )
+
+    def _golden(self, session: pytest.Session, records: list[dict[str, Any]]) -> list[str]:
+        """The media audit's findings that no failing line of the file names already (an
+        unused blob, a damaged blob of cells the run did not judge): the end line lists them."""
+        if self.state.media is None:
+            return []
+        named = [str(r["detail"]) for r in records if str(r.get("detail", "")).startswith(_GOLDEN)]
+        return [
+            problem
+            for problem in self.state.media.run(session)
+            if not any(Path(problem.rsplit(" ", 1)[-1]).name in text for text in named)
+        ]
 
     def pytest_unconfigure(self) -> None:
         if self.state.run_log is not None:
@@ -534,6 +590,8 @@ class _Recorder:
 
 def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
     text = report.longreprtext
+    if str(record["detail"]).startswith(_GOLDEN):
+        return record["detail"]
     if record["check"] == "snapshot" and "no snapshot at" not in text:
         return f"payload differs from {record['detail']}:\n{text[-2000:]}"
     return text[-2000:]

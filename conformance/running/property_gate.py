@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from conformance.history import History, Media, Text, ToolCall, ToolResult
 from conformance.judging import properties
 from conformance.judging.levels import PROPERTY_LEVELS
-from conformance.judging.properties import PROPERTIES, PropertyFailed
+from conformance.judging.properties import PROPERTIES, PropertyFailed, RenderHung
 from conformance.scenarios.strategies import histories
 from conformance.targets.base import RowRef, Target
 
@@ -226,7 +226,10 @@ def search(
     signature = _signature(name, rows, config)
     tried = _TRIED.get(signature)
     if tried is not None:
-        rerun = _rerun(check, target, tried)
+        try:
+            rerun = _rerun(check, target, tried)
+        except RenderHung as hung:  # a render that hangs fails the property once
+            return Search(examples=len(tried), row=str(hung).split(":", 1)[0], message=_hung(hung))
         if rerun is not None:
             return rerun
     recording: list[tuple[tuple[RowRef, ...], History]] = []
@@ -259,6 +262,9 @@ def _search(
         except PropertyFailed as error:  # the last failure seen is the shrunk one
             found.row, found.message, found.history = label, str(error), history
             raise
+        except RenderHung as hung:  # the search stops here: no shrinking through hangs
+            found.row, found.message, found.history = label, _hung(hung), history
+            raise
 
     if name == "cross-provider-replay":
         cross_provider_replay = check
@@ -283,11 +289,15 @@ def _search(
         run = one
     try:
         run()
-    except (PropertyFailed, _ShrinkBudget):
+    except (PropertyFailed, _ShrinkBudget, RenderHung):
         pass
     except Exception as error:  # hypothesis's own (flaky, several failures): say so
         found.message = found.message or f"the search stopped: {type(error).__name__}: {error}"
     return found
+
+
+def _hung(hung: RenderHung) -> str:
+    return f"{hung}; the search stopped at this history"
 
 
 def run_property(

@@ -26,7 +26,6 @@ import math
 import os
 import platform
 import secrets
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 from conformance.judging import guard
-from conformance.paths import check_folder, check_results_path
+from conformance.paths import check_folder, check_output_file, check_results_path, write_atomic
 
 if TYPE_CHECKING:
     import pytest
@@ -113,29 +112,6 @@ def run_status(exit_status: int, *, ran: int, selected: int | None, stopped: boo
     if stopped or (selected is not None and ran < selected):
         return "incomplete"
     return "complete"
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(temporary, 0o666 & ~_umask())  # as an ordinary file, not mkstemp's 0600
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _lines(lines: list[dict[str, Any]]) -> str:
@@ -236,9 +212,11 @@ class RunLog:
         *,
         status: RunStatus,
         exit_status: int,
+        golden: Sequence[str] = (),
     ) -> None:
-        """Write the whole file, ending with an end line that says how the run ended."""
-        end = {
+        """Write the whole file, ending with an end line that says how the run ended, and
+        (`golden`) what is wrong with the golden data that no line of the file names."""
+        end: dict[str, Any] = {
             "kind": "end",
             "results": len(records),
             "status": status,
@@ -246,6 +224,8 @@ class RunLog:
             "run": self.run_id,
             "end": datetime.now(UTC).isoformat(timespec="seconds"),
         }
+        if golden:
+            end["golden"] = [_cut(str(_unicode(line))) for line in golden]
         from conformance.running.property_gate import property_lines
 
         cells = [result_line(r) for r in records if "property" not in r]
@@ -286,14 +266,21 @@ def configure(
     cassettes: Path | None,
     *,
     recording: bool,
+    inputs: Sequence[Path] = (),
 ) -> None:
     """Check every path option before the run, and set the cell time limit.
 
-    Raises `PathProblem` (or `ValueError`) with the option, the path and what to give instead.
+    The results file and its lock (`<results>.lock`, truncated when the run starts) are
+    outputs: neither may be the matrix or another of the run's `inputs` (the config file, the
+    deviations files). Raises `PathProblem` (or `ValueError`) with the option, the path and
+    what to give instead.
     """
     guard.set_time_limit(_time_limit(config))
     if results is not None:
-        check_results_path(results, inputs=[matrix])
+        given = [matrix, *inputs]
+        check_results_path(results, inputs=given)
+        lock = results.with_name(results.name + ".lock")
+        check_output_file(lock, f"--conformance-results {results}: its lock file", given)
     updating = bool(getattr(config.option, "update_snapshots", False))
     if snapshots is not None:
         check_folder(snapshots, "conformance_snapshots", writable=updating)
@@ -354,11 +341,13 @@ def end(
     records: list[dict[str, Any]],
     selected: int | None,
     exit_status: int,
+    *,
+    golden: Sequence[str] = (),
 ) -> None:
     """Write the finished file, saying how the run ended, and drop the lock."""
     stopped = bool(session.shouldstop or session.shouldfail)
     status = run_status(exit_status, ran=len(records), selected=selected, stopped=stopped)
     try:
-        log.finish(meta, records, status=status, exit_status=exit_status)
+        log.finish(meta, records, status=status, exit_status=exit_status, golden=golden)
     finally:
         log.release()

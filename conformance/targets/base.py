@@ -49,7 +49,9 @@ class Target(Protocol):
       drives its public API against a stdlib `http.server` on 127.0.0.1 that records the
       request and answers 400, and prints the captured request body as indented JSON (URL
       media: the script serves the fixture bytes itself on 127.0.0.1). `conformance repro`
-      adds a header with the cell, its expectation and the expected shape.
+      adds a header with the cell, its expectation and the expected shape. Every value from
+      the row or the history goes into the script as a `repr` literal, or as a comment made by
+      `conformance.targets.kit.comment`, never as code.
     - `not_applicable`: a mapping of feature to reason, for the features the framework does not
       have: `api:<api>` (e.g. `api:cohere`), `content:<content type>` (`content:video`),
       `source:<source>` (`source:url`) or `style:<style>` (`style:prompt`, `style:error`).
@@ -59,6 +61,10 @@ class Target(Protocol):
       count them as carriable but not carried, so declaring everything n/a cannot look good.
       A row `supports` turns down is counted apart the same way (`na: unserved`). An unknown
       feature stops the run (`conformance.running.applicable`).
+    - `isolate`: `True` to render in a worker process killed at the cell time limit
+      (`conformance.judging.isolation`), for renders that can hold the GIL (a regular
+      expression, C code) or ignore signals; the target must then be importable from its
+      spec in a fresh interpreter, and its arguments, payloads and errors picklable.
     - `unavailable`: `None`, or why the target cannot run here, e.g. `"pydantic-ai is not
       installed: pip install ..."`. Its tests then skip with that reason, or the run stops
       with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox

@@ -28,6 +28,7 @@ import itertools
 import json
 import re
 import threading
+import unicodedata
 import uuid
 from collections.abc import Callable, Generator
 from contextlib import contextmanager
@@ -53,6 +54,7 @@ __all__ = [
     "Recorder",
     "StrayRequest",
     "body_or_raise",
+    "comment",
     "exception_snapshot",
     "fixture_host",
     "payload_of",
@@ -335,3 +337,35 @@ def time_limit() -> float | None:
     """The per-render time limit the suite applies, or None: a target that waits on something
     of its own (a subprocess, a bridge) waits no longer than this."""
     return _limit[0]
+
+
+# --- generated scripts -------------------------------------------------------------------------
+
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Control, format (bidirectional overrides), surrogate, private, unassigned and separator
+characters: in a comment they could end it, or make the code around it read otherwise."""
+
+
+def _visible(char: str) -> str:
+    if char == "\t" or unicodedata.category(char) not in _HIDDEN:
+        return char
+    code = ord(char)
+    return (
+        f"\\x{code:02x}"
+        if code < 0x100
+        else f"\\u{code:04x}"
+        if code < 0x10000
+        else f"\\U{code:08x}"
+    )
+
+
+def comment(text: str, prefix: str = "#") -> str:
+    """`text` as comment lines, each `prefix` (`#` for Python, `//` for a bridge's script), a
+    space and one line of it, ending in a newline.
+
+    Every line break (any `str.splitlines` knows) starts a new comment line, and every
+    control, format or separator character is written as its escape (`\\x1b`, `\\u202e`), so
+    no text from a matrix, a history or a target can leave the comment of a generated script
+    or change how the code around it reads. Values that are code go in as `repr` literals."""
+    lines = text.splitlines() or [""]
+    return "".join(f"{prefix} {''.join(map(_visible, line))}".rstrip() + "\n" for line in lines)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import base64
 import pprint
-import re
-from typing import Any
+from typing import Any, cast
 
 from conformance.history import History, Media
 from conformance.scenarios.fixtures import fixture_bytes
 from conformance.targets.base import RowRef
+from conformance.targets.kit import comment
 from conformance.targets.langchain._messages import to_block, tool_names
 from conformance.targets.langchain._models import MODELS
 
@@ -39,13 +39,28 @@ def _content(parts: list[Any]) -> Any:
     return blocks
 
 
+class _FixtureUrl(str):
+    """A fixture's URL in a literal: its `repr` is code, the origin of the script's own file
+    server plus the path as a string literal (a file name is data, never code)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"FIXTURE_ORIGIN + {'/conformance/' + str(self)!r}"
+
+
+def _urls(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith(_URL):
+        return _FixtureUrl(value.removeprefix(_URL))
+    if isinstance(value, dict):
+        return {k: _urls(v) for k, v in cast("dict[str, Any]", value).items()}
+    if isinstance(value, list):
+        return [_urls(v) for v in cast("list[Any]", value)]
+    return value
+
+
 def _literal(value: Any) -> str:
-    text = pprint.pformat(value, width=96, sort_dicts=False)
-    return re.sub(
-        r"'" + re.escape(_URL) + r"([^']+)'",
-        lambda m: f'FIXTURE_ORIGIN + "/conformance/{m[1]}"',
-        text,
-    )
+    return pprint.pformat(_urls(value), width=96, sort_dicts=False)
 
 
 def _message_lines(history: History) -> list[str]:
@@ -101,9 +116,9 @@ def _fixtures(history: History) -> dict[str, tuple[str, str]]:
 
 
 _TEMPLATE = '''\
-"""Reproducer: {cell_note}.
+{about}"""Reproducer of the conformance cell named above.
 
-What LangChain {framework} sends to the {api} api for a tool result, captured offline: the
+What LangChain {framework} sends to the api for a tool result, captured offline: the
 request goes to a local server on 127.0.0.1 that records it and answers 400.
 Needs: pip install {distributions}
 """
@@ -188,9 +203,8 @@ def repro_script(row: RowRef, history: History) -> str:
     spec = MODELS[row.api]
     messages = "\n".join("    " + line.replace("\n", "\n    ") for line in _message_lines(history))
     return _TEMPLATE.format(
-        cell_note=f"{row.id}, {row.model}",
+        about=comment(f"Reproducer: {row.id}, {row.model}, the {row.api} api"),
         framework=spec.distribution,
-        api=row.api,
         distributions=f"langchain-core {spec.distribution}",
         model_import=spec.imports,
         fixtures=pprint.pformat(_fixtures(history), width=96),

@@ -14,6 +14,7 @@ from conformance.history import (
 )
 from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
 from conformance.targets.base import RowRef
+from conformance.targets.kit import comment
 from conformance.targets.litellm._messages import to_messages
 from conformance.targets.litellm._routes import ENV, completion_kwargs
 
@@ -21,7 +22,7 @@ from conformance.targets.litellm._routes import ENV, completion_kwargs
 
 _REPRO = """\
 #!/usr/bin/env python3
-\"\"\"LiteLLM {api} request for {row}: what `litellm.completion` sends for this history.
+{about}\"\"\"The LiteLLM request named above: what `litellm.completion` sends for this history.
 
 Needs only `pip install litellm{boto3}`. A stdlib HTTP server on 127.0.0.1 records the
 request and answers 400, so nothing leaves the machine; the request body is printed as JSON.
@@ -128,8 +129,7 @@ def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> s
         call.pop(base_key)
     tools = call.pop("tools")
     return _REPRO.format(
-        api=row.api,
-        row=row.id,
+        about=comment(f"LiteLLM {row.api} request for {row.id}"),
         boto3=" boto3" if row.api == "bedrock-converse" else "",
         messages=messages,
         tools=json.dumps(tools),

@@ -5,7 +5,8 @@ history in pydantic-ai's own types (its stored JSON, and tools that return what 
 calls returned, or fail the version's way), runs `Agent.run(None, message_history=...)` against a
 `http.server` recorder on 127.0.0.1 that answers 400, serves URL media itself on 127.0.0.1, and
 prints the request as indented JSON (URLs as the suite's snapshots store them), so its output can
-be compared with the cell's snapshot or attached to an upstream issue.
+be compared with the cell's snapshot or attached to an upstream issue. Every value from the row
+or the history is a `repr` literal; the cell and version are a comment (`kit.comment`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from conformance.scenarios.fixtures import (
     stand_in_text,
 )
 from conformance.targets.base import RowRef
+from conformance.targets.kit import comment
 from conformance.targets.pydantic_ai._messages import TOOL_DOC, dump_messages, plan, to_messages
 
 __all__ = ["repro_script"]
@@ -93,7 +95,7 @@ _REPRO_MODELS = {
 }
 
 _REPRO_TEMPLATE = '''\
-"""Reproduces conformance cell {cell} with pydantic-ai {version}.
+{about}"""Reproduces the conformance cell named above with pydantic-ai.
 
 Sends the request pydantic-ai's agent makes for this history to a recorder on 127.0.0.1
 (which answers 400, so nothing leaves the machine) and prints it as indented JSON. URL media is
@@ -288,8 +290,7 @@ def repro_script(row: RowRef, history: History, version: str) -> str:
             files[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
     stored = stand_in_text(dump_messages(to_messages(head)).decode("utf-8"))
     return _REPRO_TEMPLATE.format(
-        cell=row.id,
-        version=version,
+        about=comment(f"Conformance cell {row.id}, pydantic-ai {version}"),
         api=row.api,
         model=row.model,
         files=files,

@@ -1,0 +1,230 @@
+"""Located errors for every input file, and a setup checked before the run: control characters
+and NUL bytes in deviations and reasons files are located like in the matrix (no INTERNALERROR,
+no `ReaderError`); a broken framework results file in report/ is named and left out before the
+matrix runs; an option's path cannot move pytest's root away from the project; the nox sessions
+survive `--install-only` and leave a framework's venv on its latest release."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import warnings
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import pytest
+
+from conformance import cli
+from results_data import ALL_PASS, meta, write
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL = "openai-chat/gpt-6/image/inline/result"
+DEVIATIONS = f"""\
+target: toy
+deviations:
+  - cell: {CELL}
+    checks: [outcome]
+    outcome: fallback-unmarked
+    level: reference
+    reason: the toy moves images{{here}}
+"""
+REASONS = "rules:\n  - when: {{check: outcome}}\n    reason: the toy moves images{here}\n"
+BAD = [
+    ("\x1b", "the control character U+001B"),
+    ("\x07", "the control character U+0007"),
+    ("\x00", "a NUL byte; is the file binary, or saved as UTF-16?"),
+]
+
+
+@pytest.mark.parametrize(("char", "says"), BAD)
+def test_a_control_character_in_a_deviations_file_is_located(
+    pytester: pytest.Pytester, capsys: pytest.CaptureFixture[str], char: str, says: str
+) -> None:
+    folder = pytester.path / "deviations"
+    folder.mkdir()
+    (folder / "toy.yaml").write_text(DEVIATIONS.format(here=char), encoding="utf-8")
+    (pytester.path / "pyproject.toml").write_text(
+        '[tool.conformance]\ndeviations = "deviations"\n', encoding="utf-8"
+    )
+    assert cli.main(["check", str(ROOT / "matrix.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert f"deviations/toy.yaml:7:{len('    reason: the toy moves images') + 1}: {says}" in err
+    assert "Traceback" not in err
+    assert "ReaderError" not in err
+
+
+@pytest.mark.parametrize(("char", "says"), BAD)
+def test_a_control_character_stops_the_run_with_its_location(
+    project: pytest.Pytester, char: str, says: str
+) -> None:
+    folder = project.path / "deviations"
+    folder.mkdir()
+    text = DEVIATIONS.format(here=char).replace("target: toy", "target: reference")
+    (folder / "reference.yaml").write_text(text, encoding="utf-8")
+    project.makeini(
+        "[pytest]\nconformance_matrix = matrix.yaml\nconformance_deviations = deviations\n"
+    )
+    run = project.runpytest("-k", CELL)
+    assert run.ret == 4
+    output = run.stdout.str() + run.stderr.str()
+    assert "INTERNALERROR" not in output
+    run.stderr.fnmatch_lines([f"*deviations/reference.yaml:7:*: {says}*"])
+
+
+@pytest.mark.parametrize(("char", "says"), BAD)
+def test_a_control_character_in_a_reasons_file_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], char: str, says: str
+) -> None:
+    results = write(tmp_path / "r.jsonl", ALL_PASS)
+    reasons = tmp_path / "x.reasons.yaml"
+    reasons.write_text(REASONS.format(here=char), encoding="utf-8")
+    argv = ["deviations", str(results), "--target", "reference", "--reasons", str(reasons)]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "x.reasons.yaml:3:" in err
+    assert says in err
+    assert "Traceback" not in err
+
+
+# --- the noxfile ------------------------------------------------------------------------------
+
+
+@functools.cache
+def _noxfile() -> ModuleType:
+    """The project's noxfile, loaded once (nox registers each session when it is loaded)."""
+    spec = importlib.util.spec_from_file_location("project_noxfile", ROOT / "noxfile.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # loaded by another test already
+        spec.loader.exec_module(module)
+    return module
+
+
+class _Session:
+    """What the sessions call of `nox.Session`, recorded; `run` returns what nox returns under
+    `--install-only` (None) unless `running`."""
+
+    def __init__(self, tmp_path: Path, *, running: bool) -> None:
+        self.calls: list[tuple[str, tuple[str, ...]]] = []
+        self.warnings: list[str] = []
+        self.running = running
+        self.posargs: list[str] = []
+        self.tmp = tmp_path / "tmp"
+        self.virtualenv = SimpleNamespace(bin=str(tmp_path / "venv" / "bin"), location="venv")
+
+    def install(self, *args: str) -> None:
+        self.calls.append(("install", args))
+
+    def run(self, *args: str, **kwargs: Any) -> Any:
+        self.calls.append(("run", args))
+        if not self.running:
+            return None
+        return "frozen-set==1\n" if kwargs.get("silent") else True
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(text)
+
+    def log(self, text: str) -> None:
+        pass
+
+    def error(self, text: str) -> None:
+        raise AssertionError(text)
+
+    def create_tmp(self) -> str:
+        self.tmp.mkdir(exist_ok=True)
+        return str(self.tmp)
+
+
+@pytest.fixture
+def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder with the project's matrix and a report/ folder, as the noxfile sees them."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    (tmp_path / "pyproject.toml").write_bytes((ROOT / "pyproject.toml").read_bytes())
+    (tmp_path / "report").mkdir()
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        ("", "is empty"),
+        ('{"kind": "meta", "matrix_dig', "a line is not JSON"),
+        ("CUT", "has no end line"),
+    ],
+)
+def test_a_broken_framework_results_file_is_named_before_the_matrix_runs(
+    repository: Path, content: str, says: str
+) -> None:
+    noxfile = _noxfile()
+    broken = repository / "report" / "results-fw-1.0.jsonl"
+    if content == "CUT":
+        write(broken, ALL_PASS, head=meta(fw="1.0"))
+        broken.write_text("\n".join(broken.read_text().splitlines()[:-1]) + "\n")
+    else:
+        broken.write_text(content, encoding="utf-8")
+    good = write(repository / "report" / "results-fw-2.0.jsonl", ALL_PASS, head=meta(fw="2.0"))
+    session = _Session(repository, running=False)
+    noxfile.conformance(session)  # --install-only: returns once nothing ran, no crash
+    shown = str(broken.relative_to(repository))
+    assert [w for w in session.warnings if shown in w and says in w], session.warnings
+    pytest_runs = [args for kind, args in session.calls if kind == "run" and args[0] == "pytest"]
+    assert len(pytest_runs) == 1  # the warning came first, the matrix after
+    assert "--rootdir" in pytest_runs[0]
+    assert any(a.startswith("--conformance-results=") for a in pytest_runs[0])
+    digest = json.loads(good.read_text().splitlines()[0])["matrix_digest"]
+    usable = noxfile._framework_results(session)
+    assert list(usable) == [good.relative_to(repository)]
+    assert noxfile._latest_target_results(session, usable, digest) == [
+        str(good.relative_to(repository))
+    ]
+
+
+def test_install_only_runs_nothing_and_does_not_crash(repository: Path) -> None:
+    session = _Session(repository, running=False)
+    _noxfile().conformance(session)
+    assert not (repository / "report" / "results.jsonl").exists()
+
+
+def _uv(name: str) -> str:
+    return "/usr/bin/uv"
+
+
+def _no_write(self: Path, *args: object, **kwargs: object) -> int:
+    return 0
+
+
+def test_a_framework_session_leaves_its_venv_on_the_latest_release(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    noxfile = _noxfile()
+    monkeypatch.setattr(noxfile.shutil, "which", _uv)
+    session = _Session(repository, running=True)
+    monkeypatch.setattr(noxfile.Path, "write_text", _no_write)  # the pyright config
+    noxfile.target(session, "litellm")
+    installs = [args for kind, args in session.calls if kind == "install"]
+    assert any("litellm==1.90.0" in " ".join(a) for a in installs)  # the oldest, installed last
+    last = session.calls[-1]
+    assert last[0] == "run"
+    assert last[1][:3] == ("uv", "pip", "sync")  # then the latest's exact set, restored
+    calls = [args for _, args in session.calls]
+    freeze = next(i for i, a in enumerate(calls) if a[:3] == ("uv", "pip", "freeze"))
+    first_install_of_older = next(i for i, a in enumerate(calls) if "litellm==1.100.0" in a)
+    assert freeze < first_install_of_older  # frozen while the latest was installed
+
+
+def test_a_results_path_outside_the_project_cannot_move_pytests_root(
+    project: pytest.Pytester,
+) -> None:
+    outside = project.path.parent / f"{project.path.name}-r.jsonl"
+    outside.write_text("", encoding="utf-8")
+    run = project.runpytest("-k", CELL, "--conformance-results", str(outside))
+    assert run.ret == 4
+    run.stderr.fnmatch_lines(["*made pytest take*as its root*read no config from*tox.ini*"])
+    run = project.runpytest("-k", f"{CELL} and outcome", f"--conformance-results={outside}")
+    assert run.ret == 0
+    assert '"status": "complete"' in outside.read_text(encoding="utf-8")
