@@ -58,7 +58,9 @@ def test_tool_conformance_alone_runs_the_packaged_matrix(configured: pytest.Pyte
     run = configured.runpytest(
         "-k", f"{CELL} and not :snapshot", "--conformance-results", "r.jsonl"
     )
-    run.assert_outcomes(passed=3, xfailed=2)  # text-identical, provenance, api-accepts pass
+    run.assert_outcomes(
+        passed=4, xfailed=2
+    )  # text-identical, provenance, api-accepts, parallel-turn
     meta = json.loads((configured.path / "r.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert meta["targets"] == {"mutant-drops-media": "0.1.0"}
     assert meta["deviations"]["mutant-drops-media"]["digest"].startswith("sha256:")
@@ -105,7 +107,9 @@ def test_the_documented_k_expression_keeps_everything_but_snapshots(
 ) -> None:
     run = configured.runpytest("--collect-only", "-q", "-k", f"{CELL} and not :snapshot")
     ids = [line for line in run.stdout.lines if "test_conformance[" in line]
-    assert len(ids) == 5
+    assert (
+        len(ids) == 6
+    )  # outcome, no-silent-loss, text-identical, provenance, api-accepts, parallel-turn
     assert not any(":snapshot]" in i for i in ids)
     # Only the snapshot check asks for syrupy's fixture (which marks a test `syrupy_snapshot`),
     # so the bare word selects the same tests.
