@@ -65,13 +65,15 @@ def test_columns_are_the_newest_release_of_each_target(files: list[Path]) -> Non
 
 
 def test_rows_are_model_row_by_content_type_with_a_column_per_target(files: list[Path]) -> None:
+    """In the matrix's order (rows as the results first list them, the reference's file
+    first), content types in their canonical order within a row: not alphabetical."""
     rows = build_comparison(files).rows
     assert [(r.row, r.content_type) for r in rows] == [
-        ("anthropic/claude-4", "image"),
         ("openai-chat/gpt-4o", "image"),
         ("openai-chat/gpt-4o", "audio"),
+        ("anthropic/claude-4", "image"),
     ]
-    audio = rows[2]
+    audio = rows[1]
     assert [g.target for g in audio.targets] == ["reference", PAI]
     assert audio.targets[0].cells == []  # the reference results have no audio cell
     assert [c.id for c in audio.targets[1].cells] == [AUDIO]

@@ -30,6 +30,7 @@ from conformance.reports.report import (
     CellReport,
     LevelCompliance,
     PropertyReport,
+    RowReport,
     TargetReport,
     build_report,
     level_words,
@@ -37,7 +38,7 @@ from conformance.reports.report import (
     md_text,
     short_digest,
 )
-from conformance.reports.results import ReportError, Source, Style, load_results
+from conformance.reports.results import MetaLine, ReportError, Source, Style, load_results
 
 if TYPE_CHECKING:
     import os
@@ -51,7 +52,9 @@ __all__ = [
     "Release",
     "TimelineChange",
     "build_comparison",
+    "compare_releases",
     "glyph",
+    "load_releases",
     "render_compare_markdown",
     "version_key",
 ]
@@ -78,6 +81,10 @@ class Release(_Model):
     cells: dict[str, CellReport]
     """By cell id."""
     properties: list[PropertyReport]
+    meta: MetaLine | None = None
+    """The results file's meta line: suite version and commit, SDK versions, the command."""
+    rows: list[RowReport] = []
+    """The release's model rows, in the order its results list them (the matrix's)."""
 
 
 class GridCell(_Model):
@@ -130,6 +137,13 @@ class Comparison(_Model):
     """Per target, every version read, oldest first."""
     matrices: list[str]
     """The matrix digests the columns were run on (more than one: say so)."""
+    current_matrix: str | None = None
+    """The digest the comparison is judged against; a column run on another is stale."""
+
+    def stale(self, release: Release) -> bool:
+        """The release was run on another matrix than the current one: each of its cells is
+        shown as stale, never mixed silently with the current ones."""
+        return self.current_matrix is not None and release.matrix_digest != self.current_matrix
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -137,15 +151,29 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", version))
 
 
-def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
-    """Read results files, each a run of its own, and line up their targets' newest releases."""
+def build_comparison(
+    paths: Sequence[str | os.PathLike[str]], *, current_matrix: str | None = None
+) -> Comparison:
+    """Read results files, each a run of its own, and line up their targets' newest releases.
+
+    `current_matrix` is the matrix digest the comparison is judged against (default: the first
+    file's, the fresh reference run's); a release run on another matrix is stale, cell by cell
+    (`Comparison.stale`)."""
+    return compare_releases(load_releases(paths), current_matrix=current_matrix)
+
+
+def load_releases(paths: Sequence[str | os.PathLike[str]]) -> dict[str, list[Release]]:
+    """Every target's releases in the files, oldest first; each release given once."""
     if not paths:
         raise ReportError("no results files given")
     releases: dict[str, dict[str, Release]] = {}
     for path in paths:
-        report = build_report(load_results([path]))
+        results = load_results([path])
+        report = build_report(results)
+        meta = results.files[0].meta
         for target in report.targets:
             release = _release(target, str(path), report.matrix_digest, report.date.isoformat())
+            release = release.model_copy(update={"meta": meta, "rows": target.rows})
             known = releases.setdefault(target.name, {})
             if target.version in known:
                 raise ReportError(
@@ -153,10 +181,16 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
                     f" {known[target.version].path}; give each release once"
                 )
             known[target.version] = release
-    ordered = {
+    return {
         name: sorted(by_version.values(), key=lambda r: version_key(r.version))
         for name, by_version in releases.items()
     }
+
+
+def compare_releases(
+    ordered: dict[str, list[Release]], *, current_matrix: str | None = None
+) -> Comparison:
+    """The comparison of releases read (`load_releases`): the newest of each is a column."""
     columns = [versions[-1] for versions in ordered.values()]
     return Comparison(
         columns=columns,
@@ -165,6 +199,7 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
         timeline=[change for versions in ordered.values() for change in _timeline(versions)],
         releases={name: [r.version for r in versions] for name, versions in ordered.items()},
         matrices=sorted({c.matrix_digest for c in columns}),
+        current_matrix=current_matrix or columns[0].matrix_digest,
     )
 
 
@@ -183,12 +218,17 @@ def _release(target: TargetReport, path: str, digest: str, date: str) -> Release
 
 
 def _grid(columns: list[Release]) -> list[GridRow]:
+    """Model row by content type, in the matrix's order: rows as the results first list them
+    (a run writes its cells in the matrix's order, the reference's file first), content types
+    in the canonical order within a row."""
     keys: dict[tuple[str, ContentType], str] = {}
+    first_seen: dict[str, int] = {}
     for column in columns:
         for cell in column.cells.values():
             row = cell.id.rsplit("/", 3)[0]
+            first_seen.setdefault(row, len(first_seen))
             keys.setdefault((row, cell.content_type), _model_of(cell))
-    ordered = sorted(keys, key=lambda k: (k[0], _CONTENT_TYPES.index(k[1])))
+    ordered = sorted(keys, key=lambda k: (first_seen[k[0]], _CONTENT_TYPES.index(k[1])))
     return [
         GridRow(
             row=row,
