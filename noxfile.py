@@ -1,8 +1,9 @@
-"""Sessions: tests, schemas, example, conformance (the report), lint, typecheck,
-update_snapshots."""
+"""Sessions: tests, schemas, example, conformance (the report), site, import_results, lint,
+typecheck, update_snapshots."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -30,6 +31,9 @@ registers a pytest plugin: hypothesis, anyio, syrupy and this one) parsed and co
 modules afresh at every start, half the start-up (docs/performance.md). Cached bytecode is
 Python's own cache, checked against each source file's size and modification time."""
 REPORT = Path("report")
+RESULTS = Path("results")
+"""The committed results folder: results/<target>/<version>.jsonl.gz, one per framework release
+(conformance/reports/store.py), written by `nox -s "target(NAME)"` and `nox -s import_results`."""
 
 
 def _install(session: nox.Session, *groups: str) -> None:
@@ -44,53 +48,55 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
 
 
+def _lines(path: Path) -> list[str]:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        return [line for line in lines if line.strip()]
+
+
 def _meta(path: Path) -> dict[str, Any]:
-    with path.open(encoding="utf-8") as lines:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
         return json.loads(lines.readline())
 
 
+def _complete(path: Path) -> bool:
+    """The file's run finished (its end line says `complete`): only such a file is imported."""
+    if not path.exists():
+        return False
+    last = json.loads(_lines(path)[-1])
+    return last.get("kind") == "end" and last.get("status", "complete") == "complete"
+
+
+def _stored() -> list[Path]:
+    return sorted(RESULTS.glob("*/*.jsonl.gz"))
+
+
 def _latest_target_results(session: nox.Session, results: Path) -> list[str]:
-    """Per target name, the `report/results-<name>-<version>.jsonl` of its newest version,
-    among those run on the same matrix as `results`; older ones are named and left out."""
-    digest = _meta(results).get("matrix_digest")
+    """Per target name, the results file of its newest version among the committed results
+    folder and `report/results-<name>-<version>.jsonl` (a fresh run of a release over its
+    committed file), those run on the same matrix, suite and Python as `results` (a report
+    is one run's; the comparison shows the rest, stale ones marked); older ones are named
+    and left out."""
+    mine = _meta(results)
+    same = ("matrix_digest", "suite_version", "python")
     newest: dict[str, tuple[tuple[int, ...], str]] = {}
-    for path in REPORT.glob("results-*.jsonl"):
+    for path in [*_stored(), *sorted(REPORT.glob("results-*.jsonl"))]:
         meta = _meta(path)
-        if meta.get("matrix_digest") != digest:
-            session.warn(f"{path} was run on another matrix.yaml; left out of the report")
+        differs = [key for key in same if meta.get(key) != mine.get(key)]
+        if differs:
+            session.log(f"{path}: another {', '.join(differs)}; in the comparison only")
             continue
         for name, version in meta.get("targets", {}).items():
             key = tuple(int(x) for x in re.findall(r"\d+", version))
-            if name not in newest or key > newest[name][0]:
+            if name not in newest or key >= newest[name][0]:
                 newest[name] = (key, str(path))
     return sorted(path for _, path in newest.values())
 
 
-@nox.session
-def conformance(session: nox.Session) -> None:
-    """The matrix and the properties on the reference target: writes the results, the report
-    (md, json, html), badges per target and level, and the comparison of every target's
-    releases (compare.md, compare.html)."""
-    _install(session, "conformance")
-    REPORT.mkdir(exist_ok=True)
-    results = REPORT / "results.jsonl"
-    session.run(
-        "pytest",
-        "-q",
-        # Only the module holding the generated test: importing and collecting the 40 self-test
-        # modules only to deselect them doubled the start-up (docs/performance.md). No path
-        # argument, so syrupy still checks for unused snapshots cheaply.
-        "-o",
-        "python_files=test_matrix.py",
-        "-m",
-        "conformance",
-        "--conformance-results",
-        str(results),
-        "--conformance-sdk-schema",
-        *session.posargs,
-        success_codes=[0, 1],  # failing cells still get their report; the session fails below
-        env=BYTECODE,
-    )
+def _reference(session: nox.Session) -> Path:
+    """Run the matrix and the properties on the reference target: report/results.jsonl."""
+    results = _reference(session)
     # Every installed target side by side: the results `nox -s "target(NAME)"` left in report/
     # are rendered with the reference's (same matrix required), the newest release of each target
     # (a report holds one version per target; the older ones keep their own results files).
@@ -110,16 +116,24 @@ def conformance(session: nox.Session) -> None:
     )
     session.run("conformance", "badges", *report[2:], "-o", str(REPORT / "badges"))
     # Frameworks side by side: the newest release of each target as a column, and the version
-    # timeline ("fixed in", "broke in") from every release's results file left in report/.
+    # timeline ("fixed in", "broke in") from every release committed in results/ (no framework
+    # installed), a fresh run's file in report/ replacing its release's committed one. A
+    # release run on another matrix is marked stale, cell by cell.
     releases = [str(results), *sorted(str(p) for p in REPORT.glob("results-*.jsonl"))]
     for name in ("compare.md", "compare.html"):
-        session.run("conformance", "compare", *releases, "-o", str(REPORT / name))
+        session.run(
+            "conformance", "compare", *releases, "--results-dir", str(RESULTS),
+            "-o", str(REPORT / name),
+        )  # fmt: skip
     failed = [
         line["cell"] + " " + line["check"]
         for line in map(json.loads, results.read_text(encoding="utf-8").splitlines())
         if line.get("kind") == "result" and line["verdict"] in {"fail", "xpass"}
     ]
-    session.log(f"report written to {REPORT / 'index.html'} and {REPORT / 'compatibility.md'}")
+    session.log(
+        f"report written to {REPORT / 'index.html'}, {REPORT / 'compatibility.md'} and"
+        f" {REPORT / 'compare.html'} ({len(_stored())} committed framework releases)"
+    )
     if failed:
         session.error(f"{len(failed)} checks failed, first: {failed[0]}")
 
@@ -175,7 +189,9 @@ def target(session: nox.Session, name: str) -> None:
     The latest release is gated (snapshots in snapshots/<target>/, deviations in
     deviations/<target>.yaml describe it); the older ones are classified cell by cell without
     the snapshot check, and their verdicts are reported, not gated. Writes
-    report/results-<name>-<version>.jsonl.
+    report/results-<name>-<version>.jsonl and, once complete, imports it into the committed
+    results/<name>/<version>.jsonl.gz. `CONFORMANCE_RELEASE=<version>` runs that release alone
+    (a CI job per target and release, .github/workflows/report.yml).
     """
     group, versions = TARGETS[name]
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
@@ -187,32 +203,25 @@ def target(session: nox.Session, name: str) -> None:
         session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
     module = name.replace("-", "_")
+    only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it
+    if only and only not in versions:
+        session.error(f"{name} has no release {only!r} in TARGETS; known: {', '.join(versions)}")
     for index, version in enumerate(versions):
+        if only and version != only:
+            continue
         session.install(
             *(pins[version] if pins else [f"{unpinned}=={version}"]),
             *RELEASE_NEEDS.get((name, version), ()),
         )
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0
-        session.run(
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-m",
-            "conformance",
-            "--conformance-target",
-            name,
-            "--conformance-results",
-            str(results),
-            *([] if latest else ["-k", "not :snapshot]"]),
-            # A framework that renders through real clients takes a few hundred ms a request:
-            # fewer histories per property (the gate's default is 50).
-            *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
-            *session.posargs,
-            env=env,
-            success_codes=[0] if latest else [0, 1],
-        )
+        try:
+            _run_release(session, name, results, latest, env)
+        finally:
+            # The release's results, complete, into the committed folder (the data the site
+            # and the main job's comparison show), even when the latest release's gate fails.
+            if _complete(results):
+                session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
         session.log(f"{name} {version}: {results}")
         if not latest:
             continue
@@ -248,6 +257,61 @@ def target(session: nox.Session, name: str) -> None:
         session.run(
             "pyright", "-p", str(config), "--pythonpath", session.virtualenv.bin + "/python"
         )
+
+
+def _run_release(
+    session: nox.Session, name: str, results: Path, latest: bool, env: dict[str, str]
+) -> None:
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "conformance",
+        "--conformance-target",
+        name,
+        "--conformance-results",
+        str(results),
+        *([] if latest else ["-k", "not :snapshot]"]),
+        # A framework that renders through real clients takes a few hundred ms a request:
+        # fewer histories per property (the gate's default is 50).
+        *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
+        *session.posargs,
+        env=env,
+        success_codes=[0] if latest else [0, 1],
+    )
+
+
+@nox.session(default=False)
+def import_results(session: nox.Session) -> None:
+    """Copy complete results files of framework releases into results/ (the committed data):
+    `report/results-*.jsonl` by default, or the files and folders given as posargs (a CI
+    job's downloaded artifacts)."""
+    session.install("-e", ".")
+    given = [Path(arg) for arg in session.posargs] or [REPORT]
+    files = [
+        path
+        for arg in given
+        for path in (sorted(arg.rglob("results-*.jsonl")) if arg.is_dir() else [arg])
+    ]
+    if not files:
+        session.error(f"no results-*.jsonl in {', '.join(map(str, given))}")
+    session.run("conformance", "import-results", *map(str, files), "--into", str(RESULTS))
+
+
+SITE = REPORT / "site"
+
+
+@nox.session(default=False)
+def site(session: nox.Session) -> None:
+    """The static site (report/site/): the reference run afresh beside every release committed
+    in results/, with a page per release and per cell and the JSON API. Opens from disk."""
+    results = _reference(session)
+    session.run(
+        "conformance", "site", str(results), "--results-dir", str(RESULTS),
+        "--snapshots", "snapshots", "--matrix", "matrix.yaml", "-o", str(SITE),
+    )  # fmt: skip
 
 
 @nox.session
@@ -329,10 +393,11 @@ def nightly(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff lint and format check."""
+    """ruff lint and format check; actionlint on the workflow files."""
     session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", "--diff", ".")
+    session.run("actionlint", *sorted(map(str, Path(".github/workflows").glob("*.yml"))))
     # The secret scanner is plain Python with no dependencies: run from the source tree.
     session.run(
         "python",

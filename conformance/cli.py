@@ -167,7 +167,17 @@ def _compare(args: argparse.Namespace) -> int:
     from conformance.reports.compare import build_comparison, render_compare_markdown
     from conformance.reports.compare_html import render_compare_html
 
-    comparison = build_comparison(args.results)
+    paths: list[str | Path] = list(args.results)
+    if args.results_dir:
+        from conformance.reports.store import release_files, stored_results
+
+        chosen, notes = release_files(
+            stored_results(Path(args.results_dir)), [Path(p) for p in args.results]
+        )
+        for note in notes:
+            print(note, file=sys.stderr)
+        paths = list(chosen)
+    comparison = build_comparison(paths)
     fmt = args.format or ("html" if str(args.output or "").endswith(".html") else "md")
     if fmt == "md":
         if args.repro:
@@ -388,6 +398,11 @@ def _parser() -> argparse.ArgumentParser:
         " (default: the name itself, as an entry point)",
     )
     compare.add_argument("--matrix", help="the matrix, for --repro (default: the packaged one)")
+    compare.add_argument(
+        "--results-dir",
+        help="also every release committed in this folder (results/<target>/<version>.jsonl.gz);"
+        " a file given of the same release replaces its stored one",
+    )
     compare.add_argument("-o", "--output", help="write to this file instead of stdout")
     compare.set_defaults(run=_compare)
 

@@ -208,6 +208,7 @@ class _Writer:
         family = cell.row[len(cell.api) + 1 :]
         name = f"{family}.{cell.content_type}.{cell.source}.{cell.style}.json"
         path = self.snapshots / target / cell.api / name
+        shown = Path(self.snapshots.name) / target / cell.api / name  # no machine's path
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -231,7 +232,7 @@ class _Writer:
         items = "".join(f"<li>{m}</li>" for m in media)
         listed = f'<ul class="media">{items}</ul>' if items else ""
         return (
-            f'<p class="note">{said} From <code>{escape(path.as_posix())}</code>.</p>'
+            f'<p class="note">{said} From <code>{escape(shown.as_posix())}</code>.</p>'
             f'<pre class="payload" tabindex="0">{escape(text)}</pre>{listed}'
         )
 

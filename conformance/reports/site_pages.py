@@ -35,6 +35,12 @@ __all__ = [
 
 _GLYPH = {"pass": "", "fail": "❌", "xfail": "⚠️", "skip": "⏭️", "none": "–"}
 _VERDICT_GLYPHS = {"pass": "✅", "fail": "❌", "xfail": "⚠️", "xpass": "❗", "skip": "⏭️"}
+_STATUS_WORDS = {
+    "pass": "passes",
+    "fail": "fails",
+    "xfail": "known deviation",
+    "skip": "skipped",
+}
 FINDINGS_SHOWN = 25
 """Finding groups listed on a release page; the rest are counted."""
 
@@ -393,7 +399,8 @@ def cell_page(
     sections = []
     for result in latest:
         levels = "".join(
-            f"<li>{level}: {_e(result.levels.get(level, 'no check'))}</li>" for level in LEVELS
+            f"<li>{level}: {_e(_STATUS_WORDS.get(result.levels.get(level, ''), 'no check'))}</li>"
+            for level in LEVELS
         )
         checks = "".join(
             f'<tr class="v-{k.verdict}"><td><code>{_e(k.check)}</code></td><td>{k.level}</td>'

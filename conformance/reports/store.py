@@ -146,14 +146,24 @@ def _version_key(version: str) -> tuple[tuple[int, str], ...]:
 
 def release_files(stored: Sequence[Path], fresh: Sequence[Path]) -> tuple[list[Path], list[str]]:
     """One file per target and version: a fresh run's over the stored one. Returns the files
-    (stored first, in their order, then the fresh ones not replacing any) and a line per file
-    left out, saying why."""
+    (the fresh ones first, in their order, so the first is the run the others are judged
+    against; then the stored ones no fresh file replaces) and a line per file left out."""
     chosen: dict[tuple[str, str], Path] = {}
     notes: list[str] = []
-    for path in [*stored, *fresh]:
+    for path in fresh:
         for key in read_meta(path).targets.items():
-            if key in chosen:
-                notes.append(f"{chosen[key]}: {key[0]} {key[1]} is also in {path}; {path} used")
-            chosen[key] = path
+            chosen.setdefault(key, path)
     kept = list(dict.fromkeys(chosen.values()))
+    for path in stored:
+        keys = list(read_meta(path).targets.items())
+        replaced = [key for key in keys if key in chosen]
+        if replaced:
+            notes.append(
+                f"{path}: {replaced[0][0]} {replaced[0][1]} run afresh in {chosen[replaced[0]]};"
+                " the fresh file is used"
+            )
+            continue
+        for key in keys:
+            chosen[key] = path
+        kept.append(path)
     return kept, notes
