@@ -229,9 +229,12 @@ def _site(args: argparse.Namespace) -> int:
 def _import_results(args: argparse.Namespace) -> int:
     from conformance.reports.store import import_results
 
-    for done in import_results(args.results, Path(args.into)):
+    skipped: list[str] | None = [] if args.skip_refused else None
+    for done in import_results(args.results, Path(args.into), skipped=skipped):
         said = "imported" if done.changed else "unchanged"
         print(f"{said}: {done.source} -> {done.stored}")
+    for problem in skipped or []:
+        print(f"left out: {problem}", file=sys.stderr)
     return 0
 
 
@@ -432,6 +435,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     imports.add_argument("results", nargs="+", help="results files, one target each")
     imports.add_argument("--into", default="results", help="the folder (default: results)")
+    imports.add_argument(
+        "--skip-refused",
+        action="store_true",
+        help="leave out (and name) files that are not complete results, import the others",
+    )
     imports.set_defaults(run=_import_results)
 
     repro = commands.add_parser(

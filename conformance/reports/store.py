@@ -73,13 +73,18 @@ def _single_target(path: str, meta: MetaLine) -> tuple[str, str]:
 
 
 def import_results(
-    paths: Sequence[str | os.PathLike[str]], folder: Path = RESULTS_DIR
+    paths: Sequence[str | os.PathLike[str]],
+    folder: Path = RESULTS_DIR,
+    *,
+    skipped: list[str] | None = None,
 ) -> list[Imported]:
     """Copy each complete results file into the folder, compressed; refuse any other.
 
     Every file is read strictly first (`load_results`: a file of an interrupted or crashed
     run, or a truncated one, is refused with its reason), and all are checked before any is
-    written, so a bad file among several leaves the folder as it was."""
+    written, so a bad file among several leaves the folder as it was. With `skipped` given,
+    a refused file is left out instead, its reasons appended there, and the others imported
+    (a CI job that was cut short must not hold back every other release's results)."""
     planned: list[tuple[str, Path, bytes]] = []
     problems: list[str] = []
     seen: dict[Path, str] = {}
@@ -103,8 +108,10 @@ def import_results(
         if path.endswith(".gz"):
             data = gzip.decompress(data)
         planned.append((path, stored, data))
-    if problems:
+    if problems and skipped is None:
         raise ReportError(*problems)
+    if skipped is not None:
+        skipped += problems
     done: list[Imported] = []
     for path, stored, data in planned:
         packed = gzip.compress(data, compresslevel=9, mtime=0)
