@@ -76,14 +76,14 @@ def write_site(
     ordered = load_releases(paths)
     data = build_site_data(ordered, current_matrix)
     _check_names(data)
+    given = {Path(os.fspath(p)).resolve() for p in paths}
+    if any(out.resolve() in (p, *p.parents) for p in given):
+        raise ReportError(f"{out}: holds an input results file; write the site elsewhere")
     if out.exists() and not (out / MARKER).exists() and any(out.iterdir()):
         raise ReportError(
             f"{out}: a folder that is not a site written by `conformance site` (no {MARKER});"
             " give an empty or new folder"
         )
-    given = {Path(os.fspath(p)).resolve() for p in paths}
-    if any(out.resolve() in (p, *p.parents) for p in given):
-        raise ReportError(f"{out}: holds an input results file; write the site elsewhere")
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:

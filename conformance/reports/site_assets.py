@@ -121,7 +121,8 @@ thead th { background: #eef1f5; }
 .cards { display: flex; flex-wrap: wrap; gap: .75rem; }
 .card { flex: 1 1 18rem; border: 1px solid #bbb; border-radius: 6px; padding: .4rem .7rem; }
 .card h3 { margin: .2rem 0; }
-.figures th { white-space: nowrap; }
+.figures, .checks { max-width: 100%; }
+.figures td, .checks td, .figures th, .checks th { overflow-wrap: anywhere; }
 .findings > li { margin: .5rem 0; }
 .findings .cells { font-size: .85rem; }
 .side { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: .75rem; }

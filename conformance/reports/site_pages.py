@@ -156,7 +156,7 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
                 f'<tr class="api" data-api="{_e(api)}"><th scope="rowgroup" colspan="{width}">'
                 f"{_e(api)}</th></tr>"
             )
-        tds = []
+        tds: list[str] = []
         for target in index.columns:
             chips = entry.targets.get(target, [])
             body = (
@@ -186,7 +186,7 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
             _legend(),
             '<section aria-labelledby="grid-h"><h2 id="grid-h">Model row × content type</h2>',
             _filters(index),
-            '<div class="scroll" tabindex="0" role="region" aria-labelledby="grid-h">',
+            '<div class="scroll" tabindex="0" role="region" aria-label="The grid (scrolls)">',
             f'<table id="grid" class="grid"><thead><tr><th scope="col">Model row · content'
             f"</th>{heads}</tr></thead><tbody>",
             *rows,
@@ -324,7 +324,7 @@ def _deviations(release: ReleaseDoc, root: str) -> str:
 
 
 def frameworks_page(releases: list[ReleaseDoc], columns: list[str]) -> str:
-    items = []
+    items: list[str] = []
     for target in columns:
         of = [r for r in releases if r.target == target]
         versions = ", ".join(
@@ -396,7 +396,7 @@ def cell_page(
         ("Variants", variants),
     ]
     latest = [r for r in cell.results if r.latest]
-    sections = []
+    sections: list[str] = []
     for result in latest:
         levels = "".join(
             f"<li>{level}: {_e(_STATUS_WORDS.get(result.levels.get(level, ''), 'no check'))}</li>"
