@@ -109,7 +109,10 @@ def test_markdown_has_summary_grids_per_level_and_timeline(files: list[Path]) ->
     assert "<details><summary>Grid: recommended rules</summary>" in md
     assert "- pydantic-ai: 1.85.0 → 2.68.0" in md
     assert f"| pydantic-ai | {IMAGE} | fixed in 2.68.0 | 1.85.0: fail (dropped)" in md
-    assert "- **recommended** · `anthropic/claude-4/image/inline/result` · `provenance`" in md
+    assert (  # findings grouped by reason, each with the cells it covers
+        "- **fails recommended** · 1 cell · `provenance` · outcome fallback, unmarked:"
+        " provenance broke<br>`anthropic/claude-4/image/inline/result`"
+    ) in md
 
 
 def test_html_cells_open_dialogs_with_levels_and_the_repro_command(files: list[Path]) -> None:

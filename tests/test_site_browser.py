@@ -22,13 +22,15 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from conformance.reports.site import write_site
-from test_browser import BUDGET, FLAGS, WAIT, _end_group, _kill, _unavailable
+from test_browser import BUDGET, FLAGS, WAIT, end_group, kill_group, unavailable
 from test_site import AUDIO, CLAUDE, IMAGE, PAI, make_files
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from selenium.webdriver.remote.webdriver import WebDriver
+WebDriver = Any
+"""selenium's Chrome driver: its `get_log`, `execute_cdp_cmd` and the arguments of
+`execute_script` are untyped in selenium's own annotations."""
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "report" / "artifacts"
@@ -53,12 +55,12 @@ def chrome(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     """One headless Chromium for the module, its console kept, always ended after."""
     chromium, chromedriver = shutil.which("chromium"), shutil.which("chromedriver")
     if chromium is None or chromedriver is None:
-        _unavailable("needs Debian's packages: apt-get install chromium chromium-driver")
+        unavailable("needs Debian's packages: apt-get install chromium chromium-driver")
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        _unavailable("needs selenium (the `test` dependency group)")
+        unavailable("needs selenium (the `test` dependency group)")
         raise
     options = webdriver.ChromeOptions()
     options.binary_location = cast("str", chromium)
@@ -68,10 +70,10 @@ def chrome(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(cast("str", chromedriver), popen_kw={"start_new_session": True})
     watchdog: threading.Timer | None = None
-    driver: WebDriver | None = None
+    driver: WebDriver = None
     try:
         driver = webdriver.Chrome(options=options, service=service)
-        watchdog = threading.Timer(BUDGET * 2, _kill, [service.process.pid])
+        watchdog = threading.Timer(BUDGET * 2, kill_group, [service.process.pid])
         watchdog.start()
         driver.set_page_load_timeout(WAIT)
         driver.set_script_timeout(WAIT * 3)
@@ -84,7 +86,7 @@ def chrome(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
                 driver.quit()
         process = getattr(service, "process", None)
         if process is not None:
-            _end_group(process.pid)
+            end_group(process.pid)
 
 
 def _open(chrome: WebDriver, page: Path, size: tuple[int, int]) -> None:
@@ -92,9 +94,9 @@ def _open(chrome: WebDriver, page: Path, size: tuple[int, int]) -> None:
     narrower than 500 px), the desktop's as the window."""
     if size == PHONE:
         metrics = {"width": size[0], "height": size[1], "deviceScaleFactor": 2, "mobile": True}
-        chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+        chrome.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
     else:
-        chrome.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+        chrome.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         chrome.set_window_size(*size)
     chrome.get(page.as_uri())
     chrome.get_log("browser")  # what an earlier page left
@@ -127,7 +129,7 @@ def _links_resolve(chrome: WebDriver, site: Path) -> int:
 def _axe(chrome: WebDriver) -> list[str]:
     """axe-core's violations on the page (WCAG 2.1 A and AA, and best practice)."""
     if not AXE.is_file():
-        _unavailable(f"needs axe-core: npm ci --prefix {AXE_FOLDER.relative_to(ROOT)}")
+        unavailable(f"needs axe-core: npm ci --prefix {AXE_FOLDER.relative_to(ROOT)}")
     _js(chrome, AXE.read_text(encoding="utf-8"))
     found = cast(
         "dict[str, Any]",
@@ -197,7 +199,10 @@ def test_filters_answer_the_question_and_keep_it_in_the_address(
     assert shown == ["image"]
     cells = chrome.find_elements(By.CSS_SELECTOR, "#grid td[data-framework]")
     assert {c.get_attribute("data-framework") for c in cells if c.is_displayed()} == {PAI}
-    assert urlsplit(chrome.current_url).fragment == f"framework={PAI}&content=image&api=openai-chat"
+    assert (
+        urlsplit(str(chrome.current_url)).fragment
+        == f"framework={PAI}&content=image&api=openai-chat"
+    )
     chrome.refresh()  # the address holds the question
     rows = chrome.find_elements(By.CSS_SELECTOR, "#grid tbody tr[data-content]")
     assert [r.get_attribute("data-content") for r in rows if r.is_displayed()] == ["image"]
@@ -206,7 +211,7 @@ def test_filters_answer_the_question_and_keep_it_in_the_address(
     chrome.find_element(By.CSS_SELECTOR, '#filters button[type="reset"]').click()
     rows = chrome.find_elements(By.CSS_SELECTOR, "#grid tbody tr[data-content]")
     assert all(r.is_displayed() for r in rows)
-    assert urlsplit(chrome.current_url).fragment == ""
+    assert urlsplit(str(chrome.current_url)).fragment == ""
     assert _errors(chrome) == []
 
 
@@ -285,7 +290,7 @@ def test_keyboard_reaches_a_cell_from_the_skip_link(chrome: WebDriver, site: Pat
     assert active.text == "Skip to the content"
     assert active.is_displayed()  # shown when focused
     active.send_keys(Keys.ENTER)
-    assert urlsplit(chrome.current_url).fragment == "main"
+    assert urlsplit(str(chrome.current_url)).fragment == "main"
     seen: list[str] = []
     for _ in range(40):
         ActionChains(chrome).send_keys(Keys.TAB).perform()

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, Level
 from conformance.reports.diff import OUTCOME_RANK, STATUS_RANK, DiffStatus
+from conformance.reports.findings import group_findings
 from conformance.reports.report import (
     CellReport,
     LevelCompliance,
@@ -61,7 +62,10 @@ __all__ = [
 
 _CONTENT_TYPES: tuple[ContentType, ...] = get_args(ContentType)
 FINDINGS_SHOWN = 10
-"""The worst findings listed per target; the summary counts all of them."""
+"""The worst findings (reasons, each with its cells) listed per target; the summary counts all
+of them."""
+CELLS_SHOWN = 8
+"""Cells named under a reason in the Markdown; the HTML page lists them all."""
 
 
 class _Model(BaseModel):
@@ -401,14 +405,25 @@ def render_compare_markdown(comparison: Comparison) -> str:
     for column in columns:
         out.append(_summary_line(column))
     for column in columns:
-        findings = comparison.findings[column.target]
+        groups = group_findings(column)
         out += ["", f"### {md_text(column.target)} {md_text(column.version)}: worst findings", ""]
-        if not findings:
+        if not groups:
             out.append("No failures and no declared deviations.")
-        for finding in findings[:FINDINGS_SHOWN]:
-            out.append(_finding_line(finding))
-        if len(findings) > FINDINGS_SHOWN:
-            out.append(f"- … and {len(findings) - FINDINGS_SHOWN} more (see the HTML page)")
+        for group in groups[:FINDINGS_SHOWN]:
+            word = "fails" if group.kind == "failure" else "known deviation at"
+            shown = ", ".join(md_code(c) for c in group.cells[:CELLS_SHOWN])
+            more = len(group.cells) - CELLS_SHOWN
+            out.append(
+                f"- **{word} {group.level}** · {len(group.cells)}"
+                f" cell{'s' if len(group.cells) != 1 else ''} ·"
+                f" {', '.join(md_code(c) for c in group.checks)} · outcome"
+                f" {md_text(', '.join(group.outcomes) or 'not observed')}: {md_text(group.reason)}"
+                + (f" ({md_text(group.link)})" if group.link else "")
+                + f"<br>{shown}"
+                + (f" and {more} more" if more > 0 else "")
+            )
+        if len(groups) > FINDINGS_SHOWN:
+            out.append(f"- … and {len(groups) - FINDINGS_SHOWN} more reasons (see the HTML page)")
     views: list[tuple[str, Level | None]] = [("all checks", None)]
     for name in LEVELS:
         views.append((f"{name} rules", name))
@@ -460,20 +475,6 @@ def _summary_line(column: Release) -> str:
         + " | ".join(levels)
         + f" | {failures} | {deviations} |"
     )
-
-
-def _finding_line(finding: Finding) -> str:
-    word = "known deviation" if finding.verdict == "xfail" else finding.verdict
-    line = (
-        f"- **{finding.level}** · {md_code(finding.cell)} · {md_code(finding.check)} · {word}"
-        f" · outcome {finding.outcome or 'not observed'}"
-    )
-    first = finding.detail.strip().splitlines()[0] if finding.detail.strip() else ""
-    if finding.reason:
-        line += f": {md_text(finding.reason)}"
-    elif first:
-        line += f": {md_text(first[:200])}"
-    return line
 
 
 def _grid_header(columns: list[Release]) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance.judging.levels import LEVELS, RATIONALE
-from conformance.reports.compare import FINDINGS_SHOWN, Comparison, Finding, Release
+from conformance.reports.compare import FINDINGS_SHOWN, Comparison, Release
+from conformance.reports.findings import FindingGroup, group_findings
 from conformance.reports.html import BASE_CSS, checks_table, esc, link, repro_command
 from conformance.reports.report import CellReport, level_words, short_digest
 from conformance.reports.words import LEGEND, grade, outcome_word
@@ -94,13 +95,13 @@ def _summary(comparison: Comparison) -> str:
             )
             + "</ul>"
         )
-        findings = comparison.findings[column.target]
-        if findings:
-            out.append('<h4>Worst findings</h4><ol class="findings">')
-            out += [f"<li>{_finding(f)}</li>" for f in findings[:FINDINGS_SHOWN]]
+        groups = group_findings(column)
+        if groups:
+            out.append('<h4>Worst findings, by reason</h4><ol class="findings">')
+            out += [f"<li>{_finding(g)}</li>" for g in groups[:FINDINGS_SHOWN]]
             out.append("</ol>")
-            if len(findings) > FINDINGS_SHOWN:
-                out.append(f"<p>… and {len(findings) - FINDINGS_SHOWN} more in the grid.</p>")
+            if len(groups) > FINDINGS_SHOWN:
+                out.append(f"<p>… and {len(groups) - FINDINGS_SHOWN} more reasons in the grid.</p>")
         else:
             out.append("<p>No failures and no declared deviations.</p>")
         out.append("</article>")
@@ -108,13 +109,17 @@ def _summary(comparison: Comparison) -> str:
     return "\n".join(out)
 
 
-def _finding(finding: Finding) -> str:
-    word = "known deviation" if finding.verdict == "xfail" else finding.verdict
-    why = finding.reason or (finding.detail.strip().splitlines() or [""])[0][:200]
+def _finding(group: FindingGroup) -> str:
+    word = "fails" if group.kind == "failure" else "known deviation at"
+    count = len(group.cells)
+    cells = "".join(f"<li><code>{esc(c)}</code></li>" for c in group.cells)
+    checks = ", ".join(f"<code>{esc(c)}</code>" for c in group.checks)
     return (
-        f'<strong class="lv">{finding.level}</strong> <code>{esc(finding.cell)}</code>'
-        f" · <code>{esc(finding.check)}</code> · {esc(word)} · outcome"
-        f" {esc(finding.outcome or 'not observed')}" + (f": {esc(why)}" if why else "")
+        f'<strong class="lv">{word} {group.level}</strong> · {count}'
+        f" cell{'s' if count != 1 else ''} · {checks}"
+        f" · outcome {esc(', '.join(group.outcomes) or 'not observed')}: {esc(group.reason)}"
+        + (f" {link(group.link)}" if group.link else "")
+        + f'<details><summary>The cells</summary><ul class="cells">{cells}</ul></details>'
     )
 
 

@@ -15,13 +15,15 @@ field is not.
 
 from __future__ import annotations
 
+import contextlib
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
-from conformance.judging.levels import LEVELS, Level
+from conformance.judging.levels import Level
 from conformance.reports.compare import Comparison, Release, TimelineChange, compare_releases
-from conformance.reports.diff import OUTCOME_RANK
+from conformance.reports.findings import FindingGroup, group_findings
 from conformance.reports.report import CellReport, CheckReport, LevelCompliance, PropertyReport
 from conformance.reports.words import grade, outcome_word
 
@@ -91,19 +93,6 @@ class IndexDoc(_Model):
     """The targets, in the order the grid shows them (the reference first)."""
     grid: list[GridEntry]
     """Model row by content type, in the matrix's order."""
-
-
-class FindingGroup(_Model):
-    """Checks that fail or deviate for one reason, with every cell they cover."""
-
-    level: Level
-    kind: Literal["failure", "deviation"]
-    reason: str
-    """The declared deviation's reason, else the first line of the failure's detail."""
-    link: str | None
-    checks: list[str]
-    outcomes: list[str]
-    cells: list[str]
 
 
 class ReleaseDoc(_Model):
@@ -272,7 +261,7 @@ def _release_doc(release: Release, latest: bool, comparison: Comparison) -> Rele
         command=list(meta.run.command) if meta and meta.run else None,
         complete=True,
         sdk_versions=dict(meta.sdk_versions.get(release.target, {})) if meta else {},
-        results_file=release.path,
+        results_file=_shown(release.path),
         compliance=release.compliance,
         outcomes=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
         findings=group_findings(release),
@@ -280,65 +269,13 @@ def _release_doc(release: Release, latest: bool, comparison: Comparison) -> Rele
     )
 
 
-def group_findings(release: Release) -> list[FindingGroup]:
-    """Failing and deviating checks grouped by level, kind and reason, worst first."""
-    groups: dict[tuple[Level, str, str], dict[str, Any]] = {}
-    for cell in release.cells.values():
-        for check in cell.checks:
-            if check.verdict not in ("fail", "xpass", "xfail"):
-                continue
-            kind = "deviation" if check.verdict == "xfail" else "failure"
-            reason = check.reason or _first_line(check.detail) or f"{check.check} {check.verdict}"
-            if check.verdict == "xpass":
-                reason = f"declared deviation no longer happens: {reason}"
-            group = groups.setdefault(
-                (check.level, kind, reason),
-                {"link": check.link, "checks": [], "outcomes": [], "cells": []},
-            )
-            for key, value in (("checks", check.check), ("cells", cell.id)):
-                if value not in group[key]:
-                    group[key].append(value)
-            word = outcome_word(cell)
-            if word not in group["outcomes"]:
-                group["outcomes"].append(word)
-            group["rank"] = max(group.get("rank", -1), OUTCOME_RANK.get(cell.outcome or "", 8))
-    for prop in release.properties:
-        if prop.verdict in ("fail", "xpass", "xfail"):
-            kind = "deviation" if prop.verdict == "xfail" else "failure"
-            reason = prop.reason or _first_line(prop.detail) or prop.name
-            group = groups.setdefault(
-                (prop.level, kind, reason),
-                {"link": prop.link, "checks": [], "outcomes": [], "cells": [], "rank": -1},
-            )
-            group["checks"].append(prop.name)
-            group["cells"].append(f"property/{prop.name}")
-    ordered = sorted(
-        groups.items(),
-        key=lambda item: (
-            LEVELS.index(item[0][0]),
-            item[0][1] != "failure",
-            -item[1]["rank"],
-            -len(item[1]["cells"]),
-            item[0][2],
-        ),
-    )
-    return [
-        FindingGroup(
-            level=level,
-            kind="failure" if kind == "failure" else "deviation",
-            reason=reason,
-            link=group["link"],
-            checks=group["checks"],
-            outcomes=group["outcomes"],
-            cells=group["cells"],
-        )
-        for (level, kind, reason), group in ordered
-    ]
-
-
-def _first_line(text: str) -> str:
-    lines = text.strip().splitlines()
-    return lines[0][:300] if lines else ""
+def _shown(path: str) -> str:
+    """A results file as the site names it: relative to here (the repository, where the site
+    is built), else its name alone: no machine's own folders in a published page."""
+    given = Path(path)
+    with contextlib.suppress(ValueError):
+        return given.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    return given.name
 
 
 def _cells(ordered: dict[str, list[Release]], comparison: Comparison) -> list[CellDoc]:

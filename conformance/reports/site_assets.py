@@ -122,7 +122,7 @@ thead th { background: #eef1f5; }
 .card { flex: 1 1 18rem; border: 1px solid #bbb; border-radius: 6px; padding: .4rem .7rem; }
 .card h3 { margin: .2rem 0; }
 .figures, .checks { max-width: 100%; }
-.figures td, .checks td, .figures th, .checks th { overflow-wrap: anywhere; }
+.figures td, .checks td { overflow-wrap: break-word; }
 .findings > li { margin: .5rem 0; }
 .findings .cells { font-size: .85rem; }
 .side { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: .75rem; }
@@ -144,6 +144,7 @@ dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
   .grid tbody th { min-width: 6.5rem; max-width: 8rem; font-size: .8rem; }
   .chip { min-width: 6rem; flex-basis: 6rem; }
   dl.facts { grid-template-columns: 1fr; }
+  .figures td, .checks td, .figures th, .checks th { overflow-wrap: anywhere; }
   .side { grid-template-columns: 1fr; }
 }
 """
