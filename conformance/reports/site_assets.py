@@ -139,6 +139,10 @@ pre.payload { max-height: 30rem; overflow: auto; background: #f6f6f6; padding: .
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+@media (min-width: 900px) {
+  .grid { table-layout: fixed; }
+  .grid thead th:first-child { width: 11rem; }
+}
 @media (max-width: 700px) {
   main { padding: .25rem .5rem 1rem; }
   .grid tbody th { min-width: 6.5rem; max-width: 8rem; font-size: .8rem; }

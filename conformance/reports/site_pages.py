@@ -179,11 +179,11 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
             " a tool returns to each provider's api: inside the tool result (native), moved to"
             " a user message with a marker (fallback), or refused with a clear error where the"
             " api cannot take it? Rows follow the matrix; each column is a framework's newest"
-            " release; open a cell for its payloads side by side.</p>",
+            " release. Each entry names how the tool gave the media (inline bytes or a URL, in"
+            " its result or as user content), what the framework did, and the strongest rule"
+            " level it breaks; open one for the payloads side by side. The legend and each"
+            " framework's figures follow the grid.</p>",
             _stale_note(stale, index.current_matrix),
-            f'<section aria-labelledby="fw-h"><h2 id="fw-h">Frameworks</h2>'
-            f'<div class="cards">{cards}</div></section>',
-            _legend(),
             '<section aria-labelledby="grid-h"><h2 id="grid-h">Model row × content type</h2>',
             _filters(index),
             '<div class="scroll" tabindex="0" role="region" aria-label="The grid (scrolls)">',
@@ -191,6 +191,9 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
             f"</th>{heads}</tr></thead><tbody>",
             *rows,
             "</tbody></table></div></section>",
+            _legend(),
+            f'<section aria-labelledby="fw-h"><h2 id="fw-h">Frameworks</h2>'
+            f'<div class="cards">{cards}</div></section>',
         ]
     )
 
