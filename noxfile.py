@@ -223,6 +223,9 @@ def target(session: nox.Session, name: str) -> None:
     (a CI job per target and release, .github/workflows/report.yml).
     """
     group, versions = TARGETS[name]
+    only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it
+    if only and only not in versions:
+        session.error(f"{name} has no release {only!r} in TARGETS; known: {', '.join(versions)}")
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
@@ -232,9 +235,6 @@ def target(session: nox.Session, name: str) -> None:
         session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
     module = name.replace("-", "_")
-    only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it
-    if only and only not in versions:
-        session.error(f"{name} has no release {only!r} in TARGETS; known: {', '.join(versions)}")
     for index, version in enumerate(versions):
         if only and version != only:
             continue
