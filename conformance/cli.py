@@ -209,7 +209,9 @@ def _site(args: argparse.Namespace) -> int:
     if args.repro:
         from conformance.reports.compare import build_comparison
 
-        scripts = _repro_scripts(build_comparison(paths), args.matrix, {})
+        given = cast("list[str]", args.repro_target or [])
+        specs = {name: spec for name, _, spec in (g.partition("=") for g in given) if spec}
+        scripts = _repro_scripts(build_comparison(paths), args.matrix, specs)
     out = Path(args.output)
     data = write_site(
         paths,
@@ -424,7 +426,13 @@ def _parser() -> argparse.ArgumentParser:
         "--matrix", help="the current matrix: its citations, and its digest (older: stale)"
     )
     site.add_argument(
-        "--repro", action="store_true", help="embed reproducers of targets importable here"
+        "--repro", action="store_true", help="reproducers to download, of targets importable here"
+    )
+    site.add_argument(
+        "--repro-target",
+        action="append",
+        metavar="NAME=SPEC",
+        help="--repro: how to import a target the results name (default: the name itself)",
     )
     site.add_argument("-o", "--output", default="report/site", help="default: report/site")
     site.set_defaults(run=_site)

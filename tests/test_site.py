@@ -299,3 +299,17 @@ def test_compare_html_names_outcomes_and_keeps_refused_apart_from_native(
     assert " · · " not in legend.group(0)  # no bare separator glyph standing for a word
     assert '<span class="stale">stale</span>' in page  # langchain's matrix is another
     assert "position: sticky" in page
+
+
+def test_a_reproducer_is_there_to_download_where_the_target_writes_one(tmp_path: Path) -> None:
+    cell = "openai-chat/gpt-6/image/inline/result"  # a cell of the packaged matrix
+    lines = of("repro-demo", "1.0.0", failing(cell, "provenance", "fallback-unmarked"))
+    results = write(tmp_path / "demo.jsonl", lines, head=meta(**{"repro-demo": "1.0.0"}))
+    out = tmp_path / "site"
+    spec = "repro-demo=repro_target:ReproTarget"
+    args = ["site", str(results), "--results-dir", "", "--repro", "--repro-target", spec]
+    assert main([*args, "-o", str(out)]) == 0
+    script = out / "repro" / "repro-demo" / f"{cell}.py"
+    assert f"# Reproducer for {cell} on repro-demo 1.0.0" in script.read_text(encoding="utf-8")
+    page = (out / "cells" / f"{cell}.html").read_text(encoding="utf-8")
+    assert f'href="../../../../../repro/repro-demo/{cell}.py" download>' in page

@@ -50,6 +50,7 @@ from conformance.reports.site_pages import (
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from conformance.reports.report import CheckReport
     from conformance.reports.site_api import CellDoc
 
 __all__ = ["MARKER", "write_site"]
@@ -202,7 +203,7 @@ class _Writer:
         self.file(relative, page(cell.id, body, root=root))
         self.json(f"api/v1/cells/{cell.id}.json", cell.model_dump(mode="json"))
 
-    def payload(self, cell: CellDoc, target: str, root: str, checks: list[Any]) -> str:
+    def payload(self, cell: CellDoc, target: str, root: str, checks: list[CheckReport]) -> str:
         if self.snapshots is None:
             return '<p class="note">Built without the snapshot folder.</p>'
         family = cell.row[len(cell.api) + 1 :]
