@@ -289,7 +289,8 @@ _CSS = """
 .compare .cell .grade { font-size: .8em; }
 .compare .stale { font-size: .75em; font-weight: bold; text-transform: uppercase;
   border: 1px dashed #555; padding: 0 .2em; }
-.compare td { min-width: 12rem; }
+.compare td ~ td { min-width: 11rem; }
+.compare td { white-space: normal; }
 .legend ul { display: flex; flex-wrap: wrap; gap: .2rem 1rem; padding: 0; list-style: none; }
 .k-fixed { background: #e7f5ea; }
 .k-broke { background: #fde8e7; }
