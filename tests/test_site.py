@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from conformance.cli import main
-from conformance.reports.compare import build_comparison
+from conformance.reports.compare import build_comparison, render_compare_markdown
 from conformance.reports.compare_html import render_compare_html
 from conformance.reports.results import ReportError
 from conformance.reports.site import MARKER, write_site
@@ -298,6 +298,8 @@ def test_compare_html_names_outcomes_and_keeps_refused_apart_from_native(
     assert legend is not None
     assert " · · " not in legend.group(0)  # no bare separator glyph standing for a word
     assert '<span class="stale">stale</span>' in page  # langchain's matrix is another
+    md = render_compare_markdown(build_comparison(files))
+    assert "| anthropic/claude-4 | image | ✅ | stale: ✅ | ❌ |" in md  # never mixed silently
     assert "position: sticky" in page
 
 

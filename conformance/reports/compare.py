@@ -435,8 +435,13 @@ def render_compare_markdown(comparison: Comparison) -> str:
             _grid_header(columns),
             "|" + "---|" * (len(columns) + 2),
         ]
+        stale = {c.target for c in columns if comparison.stale(c)}
         for row in comparison.rows:
-            glyphs = [" ".join(glyph(c, level) for c in g.cells) or "–" for g in row.targets]
+            glyphs = [
+                ("stale: " if g.target in stale and g.cells else "")
+                + (" ".join(glyph(c, level) for c in g.cells) or "–")
+                for g in row.targets
+            ]
             out.append(f"| {md_text(row.row)} | {row.content_type} | " + " | ".join(glyphs) + " |")
         out += ["", "</details>"]
     out += ["", "## Across versions", ""]
