@@ -417,7 +417,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
                 f"- **{word} {group.level}** · {len(group.cells)}"
                 f" cell{'s' if len(group.cells) != 1 else ''} ·"
                 f" {', '.join(md_code(c) for c in group.checks)} · outcome"
-                f" {md_text(', '.join(group.outcomes) or 'not observed')}: {md_text(group.reason)}"
+                f" {md_text('; '.join(group.outcomes) or 'not observed')}: {md_text(group.reason)}"
                 + (f" ({md_text(group.link)})" if group.link else "")
                 + f"<br>{shown}"
                 + (f" and {more} more" if more > 0 else "")

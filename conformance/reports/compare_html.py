@@ -117,7 +117,7 @@ def _finding(group: FindingGroup) -> str:
     return (
         f'<strong class="lv">{word} {group.level}</strong> · {count}'
         f" cell{'s' if count != 1 else ''} · {checks}"
-        f" · outcome {esc(', '.join(group.outcomes) or 'not observed')}: {esc(group.reason)}"
+        f" · outcome {esc('; '.join(group.outcomes) or 'not observed')}: {esc(group.reason)}"
         + (f" {link(group.link)}" if group.link else "")
         + f'<details><summary>The cells</summary><ul class="cells">{cells}</ul></details>'
     )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from conformance.judging.levels import LEVELS, Level
-from conformance.reports.diff import OUTCOME_RANK
+from conformance.matrix.vocabulary import SEVERITY
 from conformance.reports.words import outcome_word
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def group_findings(release: Release) -> list[FindingGroup]:
             word = outcome_word(cell)
             if word not in group["outcomes"]:
                 group["outcomes"].append(word)
-            group["rank"] = max(group.get("rank", -1), OUTCOME_RANK.get(cell.outcome or "", 8))
+            group["rank"] = max(group.get("rank", -1), _harm(cell.outcome))
     for prop in release.properties:
         if prop.verdict in ("fail", "xpass", "xfail"):
             kind = "deviation" if prop.verdict == "xfail" else "failure"
@@ -94,6 +94,13 @@ def group_findings(release: Release) -> list[FindingGroup]:
         )
         for (level, kind, reason), group in ordered
     ]
+
+
+def _harm(outcome: str | None) -> int:
+    """Higher is worse: the outcome's place in `SEVERITY` (worst first), none the least."""
+    if outcome not in SEVERITY:
+        return -1
+    return len(SEVERITY) - SEVERITY.index(outcome)
 
 
 def _first_line(text: str) -> str:

@@ -301,7 +301,7 @@ def _findings(release: ReleaseDoc, root: str) -> str:
         items.append(
             f"<li><strong>{word} {group.level}</strong> · {count} cell{'s' if count > 1 else ''}"
             f" · checks {', '.join(f'<code>{_e(c)}</code>' for c in group.checks)} · outcome"
-            f" {_e(', '.join(group.outcomes) or 'not observed')}<br>{_e(group.reason)}"
+            f" {_e('; '.join(group.outcomes) or 'not observed')}<br>{_e(group.reason)}"
             f' {_link(group.link)}<details class="cells"><summary>The {count} cell'
             f"{'s' if count > 1 else ''}</summary>{_cell_links(group.cells, root)}</details></li>"
         )
