@@ -1,9 +1,9 @@
-"""Sessions: tests, schemas, example, conformance (the report), lint, typecheck,
-update_snapshots."""
+"""Sessions: tests, schemas, example, conformance (the report), site, import_results, lint,
+typecheck, update_snapshots."""
 
 from __future__ import annotations
 
-import hashlib
+import gzip
 import json
 import os
 import re
@@ -31,6 +31,9 @@ registers a pytest plugin: hypothesis, anyio, syrupy and this one) parsed and co
 modules afresh at every start, half the start-up (docs/performance.md). Cached bytecode is
 Python's own cache, checked against each source file's size and modification time."""
 REPORT = Path("report")
+RESULTS = Path("results")
+"""The committed results folder: results/<target>/<version>.jsonl.gz, one per framework release
+(conformance/reports/store.py), written by `nox -s "target(NAME)"` and `nox -s import_results`."""
 
 
 def _install(session: nox.Session, *groups: str) -> None:
@@ -45,9 +48,16 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", *session.posargs, env={"HYPOTHESIS_PROFILE": "ci"})
 
 
+def _lines(path: Path) -> list[str]:
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
+        return [line for line in lines if line.strip()]
+
+
 def _meta(path: Path) -> dict[str, Any]:
-    """A results file's meta line."""
-    with path.open(encoding="utf-8") as lines:
+    """A results file's meta line (a committed one is gzipped)."""
+    opener = gzip.open if path.name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as lines:
         return cast("dict[str, Any]", json.loads(lines.readline()))
 
 
@@ -56,8 +66,8 @@ def _first_and_last(path: Path) -> tuple[dict[str, Any], dict[str, Any]] | str:
     short before its end line): read before the matrix runs, so a broken file is named up
     front instead of failing the report after the whole run."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
+        lines = _lines(path)
+    except (OSError, UnicodeDecodeError, EOFError, gzip.BadGzipFile) as error:
         return f"cannot be read ({error})"
     if not lines:
         return "is empty (a run that was killed before it started?)"
@@ -76,11 +86,20 @@ def _first_and_last(path: Path) -> tuple[dict[str, Any], dict[str, Any]] | str:
     return cast("dict[str, Any]", first), end
 
 
+def _complete(path: Path) -> bool:
+    """The file's run finished (its end line says `complete`): only such a file is imported."""
+    return path.exists() and not isinstance(_first_and_last(path), str)
+
+
+def _stored() -> list[Path]:
+    return sorted(RESULTS.glob("*/*.jsonl.gz"))
+
+
 def _framework_results(session: nox.Session) -> dict[Path, dict[str, Any]]:
-    """The framework results files in report/ that can be used, with their meta lines; each
-    other one is named with what is wrong with it and left out."""
+    """The framework results that can be used, committed (results/) and fresh (report/), with
+    their meta lines; each other one is named with what is wrong with it and left out."""
     usable: dict[Path, dict[str, Any]] = {}
-    for path in sorted(REPORT.glob("results-*.jsonl")):
+    for path in [*_stored(), *sorted(REPORT.glob("results-*.jsonl"))]:
         found = _first_and_last(path)
         if isinstance(found, str):
             session.warn(f"{path} {found}; left out of the report (run its target again)")
@@ -89,41 +108,34 @@ def _framework_results(session: nox.Session) -> dict[Path, dict[str, Any]]:
     return usable
 
 
-def _matrix_digest(path: Path) -> str:
-    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def _latest_target_results(
-    session: nox.Session, usable: dict[Path, dict[str, Any]], digest: str
+    session: nox.Session, usable: dict[Path, dict[str, Any]], results: Path
 ) -> list[str]:
-    """Per target name, the `report/results-<name>-<version>.jsonl` of its newest version,
-    among those run on the matrix with `digest`; older ones and broken ones are named and
-    left out."""
+    """Per target name, the results file of its newest version among the usable ones (a fresh
+    run in report/ over its committed file), those run on the same matrix, suite and Python as
+    `results` (a report is one run's; the comparison shows the rest, stale ones marked); older
+    ones are named and left out."""
+    mine = _meta(results)
+    same = ("matrix_digest", "suite_version", "python")
     newest: dict[str, tuple[tuple[int, ...], str]] = {}
     for path, meta in usable.items():
-        if meta.get("matrix_digest") != digest:
-            session.warn(f"{path} was run on another matrix.yaml; left out of the report")
+        differs = [key for key in same if meta.get(key) != mine.get(key)]
+        if differs:
+            session.log(f"{path}: another {', '.join(differs)}; in the comparison only")
             continue
         for name, version in meta.get("targets", {}).items():
             key = tuple(int(x) for x in re.findall(r"\d+", str(version)))
-            if name not in newest or key > newest[name][0]:
+            if name not in newest or key >= newest[name][0]:
                 newest[name] = (key, str(path))
     return sorted(path for _, path in newest.values())
 
 
-@nox.session
-def conformance(session: nox.Session) -> None:
-    """The matrix and the properties on the reference target: writes the results, the report
-    (md, json, html), badges per target and level, and the comparison of every target's
-    releases (compare.md, compare.html)."""
+def _reference(session: nox.Session) -> Path | None:
+    """Run the matrix and the properties on the reference target: report/results.jsonl (None
+    with --install-only, when nothing runs)."""
     _install(session, "conformance")
     REPORT.mkdir(exist_ok=True)
     results = REPORT / "results.jsonl"
-    # Before the matrix runs: the framework results to report beside the reference's, each
-    # broken one named now rather than failing the report after the run.
-    usable = _framework_results(session)
-    targets = _latest_target_results(session, usable, _matrix_digest(Path("matrix.yaml")))
-    releases = [str(results), *map(str, usable)]
     ran = session.run(
         "pytest",
         "-q",
@@ -142,11 +154,25 @@ def conformance(session: nox.Session) -> None:
         success_codes=[0, 1],  # failing cells still get their report; the session fails below
         env=BYTECODE,
     )
-    if ran is None:
+    return None if ran is None else results
+
+
+@nox.session
+def conformance(session: nox.Session) -> None:
+    """The matrix and the properties on the reference target: writes the results, the report
+    (md, json, html), badges per target and level, and the comparison of the reference with
+    every framework release committed in results/ (compare.md, compare.html), no framework
+    installed."""
+    # Before the matrix runs: the framework results to show beside the reference's, each
+    # broken one named now rather than failing the report after the run.
+    usable = _framework_results(session)
+    results = _reference(session)
+    if results is None:
         return  # --install-only: nothing ran, so there is nothing to report
-    # Every installed target side by side: the results `nox -s "target(NAME)"` left in report/
-    # are rendered with the reference's (same matrix required), the newest release of each target
-    # (a report holds one version per target; the older ones keep their own results files).
+    # Every framework side by side with the reference: the newest release of each target, from
+    # results/ or a fresh `nox -s "target(NAME)"` run left in report/ (same matrix, suite and
+    # Python required: a report is one run's; the older releases are in the comparison).
+    targets = _latest_target_results(session, usable, results)
     report = ["conformance", "report", str(results), *targets]
     session.run(*report, "--format", "md", "-o", str(REPORT / "compatibility.md"))
     session.run(*report, "--format", "json", "-o", str(REPORT / "report.json"))
@@ -163,15 +189,24 @@ def conformance(session: nox.Session) -> None:
     )
     session.run("conformance", "badges", *report[2:], "-o", str(REPORT / "badges"))
     # Frameworks side by side: the newest release of each target as a column, and the version
-    # timeline ("fixed in", "broke in") from every release's results file left in report/.
+    # timeline ("fixed in", "broke in") from every release committed in results/ (no framework
+    # installed), a fresh run's file in report/ replacing its release's committed one. A
+    # release run on another matrix is marked stale, cell by cell.
+    releases = [str(results), *(str(p) for p in usable if p.parent == REPORT)]
     for name in ("compare.md", "compare.html"):
-        session.run("conformance", "compare", *releases, "-o", str(REPORT / name))
+        session.run(
+            "conformance", "compare", *releases, "--results-dir", str(RESULTS),
+            "-o", str(REPORT / name),
+        )  # fmt: skip
     failed = [
         line["cell"] + " " + line["check"]
         for line in map(json.loads, results.read_text(encoding="utf-8").splitlines())
         if line.get("kind") == "result" and line["verdict"] in {"fail", "xpass"}
     ]
-    session.log(f"report written to {REPORT / 'index.html'} and {REPORT / 'compatibility.md'}")
+    session.log(
+        f"report written to {REPORT / 'index.html'}, {REPORT / 'compatibility.md'} and"
+        f" {REPORT / 'compare.html'} ({len(_stored())} committed framework releases)"
+    )
     if failed:
         session.error(f"{len(failed)} checks failed, first: {failed[0]}")
 
@@ -267,12 +302,17 @@ def target(session: nox.Session, name: str) -> None:
     deviations/<target>.yaml describe it); the older ones are classified cell by cell without
     the snapshot check, each judged with the deviations that describe it
     (deviations/releases/<target>-<version>.yaml) or none, and their verdicts are reported,
-    not gated. Writes report/results-<name>-<version>.jsonl.
+    not gated. Writes report/results-<name>-<version>.jsonl and, once complete, imports it into
+    the committed results/<name>/<version>.jsonl.gz. `CONFORMANCE_RELEASE=<version>` runs that
+    release alone (a CI job per target and release, .github/workflows/report.yml).
     """
     if name in BRIDGE_TARGETS:
         _bridge_target(session, name)
         return
     group, versions = TARGETS[name]
+    only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it
+    if only and only not in versions:
+        session.error(f"{name} has no release {only!r} in TARGETS; known: {', '.join(versions)}")
     session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
@@ -284,6 +324,8 @@ def target(session: nox.Session, name: str) -> None:
     module = name.replace("-", "_")
     latest_set: Path | None = None
     for index, version in enumerate(versions):
+        if only and version != only:
+            continue
         session.install(
             *(pins[version] if pins else [f"{unpinned}=={version}"]),
             *RELEASE_NEEDS.get((name, version), ()),
@@ -293,26 +335,13 @@ def target(session: nox.Session, name: str) -> None:
         own: list[str] = [] if latest else _release_deviations(session, name, version)
         if latest:
             latest_set = _freeze(session)
-        session.run(
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--rootdir",
-            ".",  # pytest's root is this project, whatever path an option names
-            "-m",
-            "conformance",
-            "--conformance-target",
-            name,
-            f"--conformance-results={results}",
-            *([] if latest else ["-k", "not :snapshot]", *own]),
-            # A framework that renders through real clients takes a few hundred ms a request:
-            # fewer histories per property (the gate's default is 50).
-            *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
-            *session.posargs,
-            env=env,
-            success_codes=[0] if latest else [0, 1],
-        )
+        try:
+            _run_release(session, name, results, latest, env, own)
+        finally:
+            # The release's results, complete, into the committed folder (the data the site
+            # and the main job's comparison show), even when the latest release's gate fails.
+            if _complete(results):
+                session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
         session.log(f"{name} {version}: {results}")
         if not latest:
             continue
@@ -364,36 +393,23 @@ def _bridge_target(session: nox.Session, name: str) -> None:
     session.install("-e", ".", "hypothesis", "pyright")
     REPORT.mkdir(exist_ok=True)
     selector = "CONFORMANCE_" + name.upper().replace("-", "_")
+    only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it
+    if only and only not in {version for _, _, version in releases}:
+        session.error(f"{name} has no release {only!r} in BRIDGE_TARGETS")
     for index, (release, selected, version) in enumerate(releases):
+        if only and version != only:
+            continue
         where = Path(folder) / release
         session.run("npm", "ci", "--no-audit", "--no-fund", "--prefix", str(where), external=True)
         env = {"CONFORMANCE_REQUIRE_TARGETS": "1", selector: selected}
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0
-        session.run(
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--rootdir",
-            ".",  # pytest's root is this project, whatever path an option names
-            "-o",
-            "python_files=test_matrix.py",
-            "-m",
-            "conformance",
-            "--conformance-target",
-            name,
-            f"--conformance-results={results}",
-            *(
-                []
-                if latest
-                else ["-k", "not :snapshot]", *_release_deviations(session, name, version)]
-            ),
-            *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
-            *session.posargs,
-            env=env,
-            success_codes=[0] if latest else [0, 1],
-        )
+        own = [] if latest else _release_deviations(session, name, version)
+        try:
+            _run_release(session, name, results, latest, env, own)
+        finally:  # a complete run into the committed folder, as for a Python target
+            if _complete(results):
+                session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
         recorded = _meta(results).get("targets", {}).get(name)
         if recorded != version:
             session.error(f"{name} {release} ran as version {recorded}, not {version}")
@@ -436,6 +452,77 @@ def _restore(session: nox.Session, frozen: Path) -> None:
     else:
         session.run("python", "-m", "pip", "install", "-r", str(frozen))
     session.log(f"venv restored to the latest release ({frozen})")
+
+
+def _run_release(
+    session: nox.Session,
+    name: str,
+    results: Path,
+    latest: bool,
+    env: dict[str, str],
+    own: list[str],
+) -> None:
+    """The matrix and the properties on one installed release: the latest gated (snapshots),
+    an older one judged with `own` (its own deviations, or none) and reported."""
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        ".",  # pytest's root is this project, whatever path an option names
+        # Only the module holding the generated test, as in the main job: collecting the
+        # self-test modules only to deselect them doubled the start-up (docs/performance.md).
+        "-o",
+        "python_files=test_matrix.py",
+        "-m",
+        "conformance",
+        "--conformance-target",
+        name,
+        f"--conformance-results={results}",
+        *([] if latest else ["-k", "not :snapshot]", *own]),
+        # A framework that renders through real clients takes a few hundred ms a request:
+        # fewer histories per property (the gate's default is 50).
+        *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
+        *session.posargs,
+        env=env,
+        success_codes=[0] if latest else [0, 1],
+    )
+
+
+@nox.session(default=False)
+def import_results(session: nox.Session) -> None:
+    """Copy complete results files of framework releases into results/ (the committed data):
+    `report/results-*.jsonl` by default, or the files and folders given as posargs (a CI
+    job's downloaded artifacts)."""
+    session.install("-e", ".")
+    given = [Path(arg) for arg in session.posargs] or [REPORT]
+    files = [
+        path
+        for arg in given
+        for path in (sorted(arg.rglob("results-*.jsonl")) if arg.is_dir() else [arg])
+    ]
+    if not files:
+        session.error(f"no results-*.jsonl in {', '.join(map(str, given))}")
+    # A file of a run cut short is named and left out; the complete ones are imported.
+    session.run(
+        "conformance", "import-results", *map(str, files), "--into", str(RESULTS),
+        "--skip-refused",
+    )  # fmt: skip
+
+
+SITE = REPORT / "site"
+
+
+@nox.session(default=False)
+def site(session: nox.Session) -> None:
+    """The static site (report/site/): the reference run afresh beside every release committed
+    in results/, with a page per release and per cell and the JSON API. Opens from disk."""
+    results = _reference(session)
+    session.run(
+        "conformance", "site", str(results), "--results-dir", str(RESULTS),
+        "--snapshots", "snapshots", "--matrix", "matrix.yaml", "-o", str(SITE),
+    )  # fmt: skip
 
 
 @nox.session
@@ -517,10 +604,11 @@ def nightly(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff lint and format check."""
+    """ruff lint and format check; actionlint on the workflow files."""
     session.install(*nox.project.dependency_groups(PYPROJECT, "lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", "--diff", ".")
+    session.run("actionlint", *sorted(map(str, Path(".github/workflows").glob("*.yml"))))
     # The secret scanner is plain Python with no dependencies: run from the source tree.
     session.run(
         "python",

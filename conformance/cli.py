@@ -16,6 +16,8 @@
                                                   cell (or carries less, when asked)
     conformance badges RESULTS... -o DIR
     conformance compare RESULTS... [-o FILE.md|FILE.html] [--repro]
+    conformance site RESULTS... [-o DIR] [--results-dir results] [--snapshots DIR] [--matrix FILE]
+    conformance import-results RESULTS... [--into results]
                                                   frameworks side by side, across versions
     conformance repro CELL --target NAME [--matrix FILE] [-o FILE]
                                                   a standalone reproducer for one cell
@@ -228,7 +230,17 @@ def _compare(args: argparse.Namespace) -> int:
     from conformance.reports.compare import build_comparison, render_compare_markdown
     from conformance.reports.compare_html import render_compare_html
 
-    comparison = build_comparison(args.results)
+    paths: list[str | Path] = list(args.results)
+    if args.results_dir:
+        from conformance.reports.store import release_files, stored_results
+
+        chosen, notes = release_files(
+            stored_results(Path(args.results_dir)), [Path(p) for p in args.results]
+        )
+        for note in notes:
+            print(note, file=sys.stderr)
+        paths = list(chosen)
+    comparison = build_comparison(paths)
     fmt = args.format or ("html" if str(args.output or "").endswith(".html") else "md")
     if fmt == "md":
         if args.repro:
@@ -239,6 +251,55 @@ def _compare(args: argparse.Namespace) -> int:
     specs = {name: spec for name, _, spec in (g.partition("=") for g in given) if spec}
     scripts = _repro_scripts(comparison, args.matrix, specs) if args.repro else {}
     _write(render_compare_html(comparison, scripts=scripts), args.output)
+    return 0
+
+
+def _site(args: argparse.Namespace) -> int:
+    from conformance.reports.site import write_site
+    from conformance.reports.store import release_files, stored_results
+
+    stored = stored_results(Path(args.results_dir)) if args.results_dir else []
+    paths, notes = release_files(stored, [Path(p) for p in args.results])
+    for note in notes:
+        print(note, file=sys.stderr)
+    citations: dict[str, tuple[str, str]] = {}
+    digest = None
+    if args.matrix:
+        matrix = load_matrix(args.matrix)
+        digest = matrix.digest
+        citations = {key: (c.url, c.says) for key, c in matrix.citations.items()}
+    scripts: dict[tuple[str, str], str] = {}
+    if args.repro:
+        from conformance.reports.compare import build_comparison
+
+        given = cast("list[str]", args.repro_target or [])
+        specs = {name: spec for name, _, spec in (g.partition("=") for g in given) if spec}
+        scripts = _repro_scripts(build_comparison(paths), args.matrix, specs)
+    out = Path(args.output)
+    data = write_site(
+        paths,
+        out,
+        snapshots=Path(args.snapshots) if args.snapshots else None,
+        citations=citations,
+        current_matrix=digest,
+        scripts=scripts,
+    )
+    print(
+        f"wrote {out}/index.html: {len(data.releases)} releases, {len(data.cells)} cells"
+        f" (open it from disk, or serve the folder)"
+    )
+    return 0
+
+
+def _import_results(args: argparse.Namespace) -> int:
+    from conformance.reports.store import import_results
+
+    skipped: list[str] | None = [] if args.skip_refused else None
+    for done in import_results(args.results, Path(args.into), skipped=skipped):
+        said = "imported" if done.changed else "unchanged"
+        print(f"{said}: {done.source} -> {done.stored}")
+    for problem in skipped or []:
+        print(f"left out: {problem}", file=sys.stderr)
     return 0
 
 
@@ -417,8 +478,52 @@ def _parser() -> argparse.ArgumentParser:
         " (default: the name itself, as an entry point)",
     )
     compare.add_argument("--matrix", help="the matrix, for --repro (default: the packaged one)")
+    compare.add_argument(
+        "--results-dir",
+        help="also every release committed in this folder (results/<target>/<version>.jsonl.gz);"
+        " a file given of the same release replaces its stored one",
+    )
     compare.add_argument("-o", "--output", help="write to this file instead of stdout")
     compare.set_defaults(run=_compare)
+
+    site = commands.add_parser(
+        "site", help="write the static site: the can-I-use grid, a page per release and cell"
+    )
+    site.add_argument("results", nargs="*", help="results files run afresh (e.g. the reference's)")
+    site.add_argument(
+        "--results-dir",
+        default="results",
+        help="the committed results folder, results/<target>/<version>.jsonl.gz (default:"
+        " results; a fresh file of the same release replaces its stored one)",
+    )
+    site.add_argument("--snapshots", help="the snapshot folder, for each cell's payloads")
+    site.add_argument(
+        "--matrix", help="the current matrix: its citations, and its digest (older: stale)"
+    )
+    site.add_argument(
+        "--repro", action="store_true", help="reproducers to download, of targets importable here"
+    )
+    site.add_argument(
+        "--repro-target",
+        action="append",
+        metavar="NAME=SPEC",
+        help="--repro: how to import a target the results name (default: the name itself)",
+    )
+    site.add_argument("-o", "--output", default="report/site", help="default: report/site")
+    site.set_defaults(run=_site)
+
+    imports = commands.add_parser(
+        "import-results",
+        help="copy complete results files into the results folder, one per target release",
+    )
+    imports.add_argument("results", nargs="+", help="results files, one target each")
+    imports.add_argument("--into", default="results", help="the folder (default: results)")
+    imports.add_argument(
+        "--skip-refused",
+        action="store_true",
+        help="leave out (and name) files that are not complete results, import the others",
+    )
+    imports.set_defaults(run=_import_results)
 
     repro = commands.add_parser(
         "repro", help="write a standalone script reproducing one cell on a target"
@@ -437,7 +542,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-_READING = frozenset({"report", "merge", "diff", "badges", "compare", "deviations"})
+_READING = frozenset(
+    {"report", "merge", "diff", "badges", "compare", "deviations", "site", "import-results"}
+)
 """Commands that read results files: their objects (300,000 for 100,000 lines) live until the
 command ends and hold no cycle, so the cycle collector, walking them again and again as they
 are made, was a third of their time (docs/performance.md); it is off while they run."""

@@ -60,7 +60,7 @@ CELLS = [
 ]
 
 
-def _unavailable(reason: str) -> None:
+def unavailable(reason: str) -> None:
     if os.environ.get("CONFORMANCE_REQUIRE_BROWSER") == "1":
         pytest.fail(f"{reason} (required: CONFORMANCE_REQUIRE_BROWSER=1)", pytrace=False)
     pytest.skip(reason)
@@ -72,14 +72,14 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
     chromium = shutil.which("chromium")
     chromedriver = shutil.which("chromedriver")
     if chromium is None or chromedriver is None:
-        _unavailable("needs Debian's packages: apt-get install chromium chromium-driver")
+        unavailable("needs Debian's packages: apt-get install chromium chromium-driver")
     assert chromium is not None
     assert chromedriver is not None
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        _unavailable("needs selenium (the `test` dependency group)")
+        unavailable("needs selenium (the `test` dependency group)")
         raise
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
@@ -91,7 +91,7 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
     try:
         driver = webdriver.Chrome(options=options, service=service)
         group = service.process.pid
-        watchdog = threading.Timer(BUDGET, _kill, [group])
+        watchdog = threading.Timer(BUDGET, kill_group, [group])
         watchdog.start()
         driver.set_page_load_timeout(WAIT)
         driver.set_script_timeout(WAIT)
@@ -104,15 +104,15 @@ def browser(tmp_path: Path) -> Iterator[WebDriver]:
                 driver.quit()
         process = getattr(service, "process", None)
         if process is not None:
-            _end_group(process.pid)
+            end_group(process.pid)
 
 
-def _kill(group: int) -> None:
+def kill_group(group: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(group, signal.SIGKILL)
 
 
-def _end_group(group: int) -> None:
+def end_group(group: int) -> None:
     """Give the browser's processes a few seconds to exit after quit, then kill the rest."""
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
@@ -121,7 +121,7 @@ def _end_group(group: int) -> None:
         except ProcessLookupError:
             return
         time.sleep(0.1)
-    _kill(group)
+    kill_group(group)
 
 
 def test_grid_has_every_cell_and_a_failing_cell_opens(browser: WebDriver, tmp_path: Path) -> None:

@@ -65,13 +65,15 @@ def test_columns_are_the_newest_release_of_each_target(files: list[Path]) -> Non
 
 
 def test_rows_are_model_row_by_content_type_with_a_column_per_target(files: list[Path]) -> None:
+    """In the matrix's order (rows as the results first list them, the reference's file
+    first), content types in their canonical order within a row: not alphabetical."""
     rows = build_comparison(files).rows
     assert [(r.row, r.content_type) for r in rows] == [
-        ("anthropic/claude-4", "image"),
         ("openai-chat/gpt-4o", "image"),
         ("openai-chat/gpt-4o", "audio"),
+        ("anthropic/claude-4", "image"),
     ]
-    audio = rows[2]
+    audio = rows[1]
     assert [g.target for g in audio.targets] == ["reference", PAI]
     assert audio.targets[0].cells == []  # the reference results have no audio cell
     assert [c.id for c in audio.targets[1].cells] == [AUDIO]
@@ -110,7 +112,10 @@ def test_markdown_has_summary_grids_per_level_and_timeline(files: list[Path]) ->
     assert "<details><summary>Grid: recommended rules</summary>" in md
     assert "- pydantic-ai: 1.85.0 → 2.68.0" in md
     assert f"| pydantic-ai | {IMAGE} | fixed in 2.68.0 | 1.85.0: fail (dropped)" in md
-    assert "- **recommended** · `anthropic/claude-4/image/inline/result` · `provenance`" in md
+    assert (  # findings grouped by reason, each with the cells it covers
+        "- **fails recommended** · 1 cell · `provenance` · outcome fallback, unmarked:"
+        " provenance broke<br>`anthropic/claude-4/image/inline/result`"
+    ) in md
 
 
 def test_html_cells_open_dialogs_with_levels_and_the_repro_command(files: list[Path]) -> None:

@@ -29,10 +29,12 @@ from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, Level
 from conformance.reports.diff import OUTCOME_RANK
 from conformance.reports.figures import SETTLE, Capability, capability_words, is_unsettled
+from conformance.reports.findings import group_findings
 from conformance.reports.report import (
     CellReport,
     LevelCompliance,
     PropertyReport,
+    RowReport,
     TargetReport,
     build_report,
     level_words,
@@ -40,7 +42,7 @@ from conformance.reports.report import (
     md_text,
     short_digest,
 )
-from conformance.reports.results import ReportError, Source, Style, load_results
+from conformance.reports.results import MetaLine, ReportError, Source, Style, load_results
 from conformance.reports.timeline import KIND_WORDS, TimelineChange, timeline, timeline_counts
 
 if TYPE_CHECKING:
@@ -56,14 +58,19 @@ __all__ = [
     "Release",
     "TimelineChange",
     "build_comparison",
+    "compare_releases",
     "glyph",
+    "load_releases",
     "render_compare_markdown",
     "version_key",
 ]
 
 _CONTENT_TYPES: tuple[ContentType, ...] = get_args(ContentType)
 FINDINGS_SHOWN = 10
-"""The worst findings listed per target; the summary counts all of them."""
+"""The worst findings (reasons, each with its cells) listed per target; the summary counts all
+of them."""
+CELLS_SHOWN = 8
+"""Cells named under a reason in the Markdown; the HTML page lists them all."""
 
 
 class _Model(BaseModel):
@@ -85,6 +92,10 @@ class Release(_Model):
     properties: list[PropertyReport]
     capability: Capability | None = None
     """What it carried of the carriable cells (`conformance.reports.figures`)."""
+    meta: MetaLine | None = None
+    """The results file's meta line: suite version and commit, SDK versions, the command."""
+    rows: list[RowReport] = []
+    """The release's model rows, in the order its results list them (the matrix's)."""
 
 
 class GridCell(_Model):
@@ -126,6 +137,13 @@ class Comparison(_Model):
     """Per target, every version read, oldest first."""
     matrices: list[str]
     """The matrix digests the columns were run on (more than one: say so)."""
+    current_matrix: str | None = None
+    """The digest the comparison is judged against; a column run on another is stale."""
+
+    def stale(self, release: Release) -> bool:
+        """The release was run on another matrix than the current one: each of its cells is
+        shown as stale, never mixed silently with the current ones."""
+        return self.current_matrix is not None and release.matrix_digest != self.current_matrix
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -133,15 +151,29 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(x) for x in re.findall(r"\d+", version))
 
 
-def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
-    """Read results files, each a run of its own, and line up their targets' newest releases."""
+def build_comparison(
+    paths: Sequence[str | os.PathLike[str]], *, current_matrix: str | None = None
+) -> Comparison:
+    """Read results files, each a run of its own, and line up their targets' newest releases.
+
+    `current_matrix` is the matrix digest the comparison is judged against (default: the first
+    file's, the fresh reference run's); a release run on another matrix is stale, cell by cell
+    (`Comparison.stale`)."""
+    return compare_releases(load_releases(paths), current_matrix=current_matrix)
+
+
+def load_releases(paths: Sequence[str | os.PathLike[str]]) -> dict[str, list[Release]]:
+    """Every target's releases in the files, oldest first; each release given once."""
     if not paths:
         raise ReportError("no results files given")
     releases: dict[str, dict[str, Release]] = {}
     for path in paths:
-        report = build_report(load_results([path]))
+        results = load_results([path])
+        report = build_report(results)
+        meta = results.files[0].meta
         for target in report.targets:
             release = _release(target, str(path), report.matrix_digest, report.date.isoformat())
+            release = release.model_copy(update={"meta": meta, "rows": target.rows})
             known = releases.setdefault(target.name, {})
             if target.version in known:
                 raise ReportError(
@@ -149,10 +181,16 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
                     f" {known[target.version].path}; give each release once"
                 )
             known[target.version] = release
-    ordered = {
+    return {
         name: sorted(by_version.values(), key=lambda r: version_key(r.version))
         for name, by_version in releases.items()
     }
+
+
+def compare_releases(
+    ordered: dict[str, list[Release]], *, current_matrix: str | None = None
+) -> Comparison:
+    """The comparison of releases read (`load_releases`): the newest of each is a column."""
     columns = [versions[-1] for versions in ordered.values()]
     return Comparison(
         columns=columns,
@@ -161,6 +199,7 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
         timeline=[change for versions in ordered.values() for change in timeline(versions)],
         releases={name: [r.version for r in versions] for name, versions in ordered.items()},
         matrices=sorted({c.matrix_digest for c in columns}),
+        current_matrix=current_matrix or columns[0].matrix_digest,
     )
 
 
@@ -180,12 +219,17 @@ def _release(target: TargetReport, path: str, digest: str, date: str) -> Release
 
 
 def _grid(columns: list[Release]) -> list[GridRow]:
+    """Model row by content type, in the matrix's order: rows as the results first list them
+    (a run writes its cells in the matrix's order, the reference's file first), content types
+    in the canonical order within a row."""
     keys: dict[tuple[str, ContentType], str] = {}
+    first_seen: dict[str, int] = {}
     for column in columns:
         for cell in column.cells.values():
             row = cell.id.rsplit("/", 3)[0]
+            first_seen.setdefault(row, len(first_seen))
             keys.setdefault((row, cell.content_type), _model_of(cell))
-    ordered = sorted(keys, key=lambda k: (k[0], _CONTENT_TYPES.index(k[1])))
+    ordered = sorted(keys, key=lambda k: (first_seen[k[0]], _CONTENT_TYPES.index(k[1])))
     return [
         GridRow(
             row=row,
@@ -323,14 +367,25 @@ def render_compare_markdown(comparison: Comparison) -> str:
         " carry; a typed refusal is safe and carries nothing.",
     ]
     for column in columns:
-        findings = comparison.findings[column.target]
+        groups = group_findings(column)
         out += ["", f"### {md_text(column.target)} {md_text(column.version)}: worst findings", ""]
-        if not findings:
+        if not groups:
             out.append("No failures and no declared deviations.")
-        for finding in findings[:FINDINGS_SHOWN]:
-            out.append(_finding_line(finding))
-        if len(findings) > FINDINGS_SHOWN:
-            out.append(f"- … and {len(findings) - FINDINGS_SHOWN} more (see the HTML page)")
+        for group in groups[:FINDINGS_SHOWN]:
+            word = "fails" if group.kind == "failure" else "known deviation at"
+            shown = ", ".join(md_code(c) for c in group.cells[:CELLS_SHOWN])
+            more = len(group.cells) - CELLS_SHOWN
+            out.append(
+                f"- **{word} {group.level}** · {len(group.cells)}"
+                f" cell{'s' if len(group.cells) != 1 else ''} ·"
+                f" {', '.join(md_code(c) for c in group.checks)} · outcome"
+                f" {md_text('; '.join(group.outcomes) or 'not observed')}: {md_text(group.reason)}"
+                + (f" ({md_text(group.link)})" if group.link else "")
+                + f"<br>{shown}"
+                + (f" and {more} more" if more > 0 else "")
+            )
+        if len(groups) > FINDINGS_SHOWN:
+            out.append(f"- … and {len(groups) - FINDINGS_SHOWN} more reasons (see the HTML page)")
     views: list[tuple[str, Level | None]] = [("all checks", None)]
     for name in LEVELS:
         views.append((f"{name} rules", name))
@@ -342,8 +397,13 @@ def render_compare_markdown(comparison: Comparison) -> str:
             _grid_header(columns),
             "|" + "---|" * (len(columns) + 2),
         ]
+        stale = {c.target for c in columns if comparison.stale(c)}
         for row in comparison.rows:
-            glyphs = [" ".join(glyph(c, level) for c in g.cells) or "–" for g in row.targets]
+            glyphs = [
+                ("stale: " if g.target in stale and g.cells else "")
+                + (" ".join(glyph(c, level) for c in g.cells) or "–")
+                for g in row.targets
+            ]
             out.append(f"| {md_text(row.row)} | {row.content_type} | " + " | ".join(glyphs) + " |")
         out += ["", "</details>"]
     out += ["", "## Across versions", ""]
@@ -391,20 +451,6 @@ def _summary_line(column: Release) -> str:
         + f" | {md_text(capability)} | {failures} | {unsettled} | {deviations}"
         + f" | {not_applicable} |"
     )
-
-
-def _finding_line(finding: Finding) -> str:
-    word = "known deviation" if finding.verdict == "xfail" else finding.verdict
-    line = (
-        f"- **{finding.level}** · {md_code(finding.cell)} · {md_code(finding.check)} · {word}"
-        f" · outcome {finding.outcome or 'not observed'}"
-    )
-    first = finding.detail.strip().splitlines()[0] if finding.detail.strip() else ""
-    if finding.reason:
-        line += f": {md_text(finding.reason)}"
-    elif first:
-        line += f": {md_text(first[:200])}"
-    return line
 
 
 def _grid_header(columns: list[Release]) -> str:

@@ -17,13 +17,13 @@ from conformance.reports.compare import (
     FINDINGS_SHOWN,
     KIND_WORDS,
     Comparison,
-    Finding,
     Release,
-    glyph,
 )
 from conformance.reports.figures import capability_words
+from conformance.reports.findings import FindingGroup, group_findings
 from conformance.reports.html import BASE_CSS, checks_table, esc, link, repro_command
 from conformance.reports.report import CellReport, level_words, short_digest
+from conformance.reports.words import LEGEND, grade, outcome_word
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -53,12 +53,12 @@ def render_compare_html(
             + ", ".join(f"{esc(c.target)} {esc(c.version)}" for c in comparison.columns)
             + " · matrix "
             + ", ".join(f"<code>{esc(short_digest(d))}</code>" for d in comparison.matrices)
-            + "</p></header>",
+            + "</p>"
+            + _stale_note(comparison)
+            + "</header>",
             _summary(comparison),
             _levels_switch(),
-            '<p class="legend">✅ native · ↪️ fallback with marker · 🚫 raised as expected ·'
-            " ❌ failure · ⚠️ known deviation · ⏭️ skipped · · no check of this level · – no"
-            " such cell. Click a cell for its details and its reproducer.</p>",
+            _legend(),
             grid,
             _timeline(comparison),
             *page.dialogs,
@@ -67,6 +67,21 @@ def render_compare_html(
             "</html>",
             "",
         ]
+    )
+
+
+def _stale_note(comparison: Comparison) -> str:
+    stale = [c for c in comparison.columns if comparison.stale(c)]
+    if not stale:
+        return ""
+    names = ", ".join(
+        f"{esc(c.target)} {esc(c.version)} (<code>{esc(short_digest(c.matrix_digest))}</code>)"
+        for c in stale
+    )
+    current = esc(short_digest(comparison.current_matrix or ""))
+    return (
+        f'<p class="stale-note" role="note">Run on another matrix than the current one'
+        f" (<code>{current}</code>), so each of their cells is marked stale: {names}.</p>"
     )
 
 
@@ -91,13 +106,13 @@ def _summary(comparison: Comparison) -> str:
             )
             + "</ul>"
         )
-        findings = comparison.findings[column.target]
-        if findings:
-            out.append('<h4>Worst findings</h4><ol class="findings">')
-            out += [f"<li>{_finding(f)}</li>" for f in findings[:FINDINGS_SHOWN]]
+        groups = group_findings(column)
+        if groups:
+            out.append('<h4>Worst findings, by reason</h4><ol class="findings">')
+            out += [f"<li>{_finding(g)}</li>" for g in groups[:FINDINGS_SHOWN]]
             out.append("</ol>")
-            if len(findings) > FINDINGS_SHOWN:
-                out.append(f"<p>… and {len(findings) - FINDINGS_SHOWN} more in the grid.</p>")
+            if len(groups) > FINDINGS_SHOWN:
+                out.append(f"<p>… and {len(groups) - FINDINGS_SHOWN} more reasons in the grid.</p>")
         else:
             out.append("<p>No failures and no declared deviations.</p>")
         out.append("</article>")
@@ -105,13 +120,30 @@ def _summary(comparison: Comparison) -> str:
     return "\n".join(out)
 
 
-def _finding(finding: Finding) -> str:
-    word = "known deviation" if finding.verdict == "xfail" else finding.verdict
-    why = finding.reason or (finding.detail.strip().splitlines() or [""])[0][:200]
+def _finding(group: FindingGroup) -> str:
+    word = "fails" if group.kind == "failure" else "known deviation at"
+    count = len(group.cells)
+    cells = "".join(f"<li><code>{esc(c)}</code></li>" for c in group.cells)
+    checks = ", ".join(f"<code>{esc(c)}</code>" for c in group.checks)
     return (
-        f'<strong class="lv">{finding.level}</strong> <code>{esc(finding.cell)}</code>'
-        f" · <code>{esc(finding.check)}</code> · {esc(word)} · outcome"
-        f" {esc(finding.outcome or 'not observed')}" + (f": {esc(why)}" if why else "")
+        f'<strong class="lv">{word} {group.level}</strong> · {count}'
+        f" cell{'s' if count != 1 else ''} · {checks}"
+        f" · outcome {esc('; '.join(group.outcomes) or 'not observed')}: {esc(group.reason)}"
+        + (f" {link(group.link)}" if group.link else "")
+        + f'<details><summary>The cells</summary><ul class="cells">{cells}</ul></details>'
+    )
+
+
+def _legend() -> str:
+    items = "".join(
+        f'<li><span class="glyph" aria-hidden="true">{g}</span> {esc(w)}</li>' for g, w in LEGEND
+    )
+    return (
+        '<section class="legend" aria-label="Legend"><ul>'
+        f"{items}</ul><p>Each cell names what the target did and the strongest level it does"
+        " not pass (at a chosen level: how it stands there), then the source and style. A cell"
+        " marked stale comes from a run on another matrix. Click a cell for its details and"
+        " its reproducer.</p></section>"
     )
 
 
@@ -139,6 +171,7 @@ class _Page:
         )
         out = [
             '<section class="compare"><h2>Model row × content type</h2>',
+            '<div class="scroll" tabindex="0" role="region" aria-label="The grid">'
             '<table class="grid"><thead><tr><th scope="col">model row</th>'
             f'<th scope="col">content</th>{heads}</tr></thead><tbody>',
         ]
@@ -150,27 +183,36 @@ class _Page:
                     tds.append('<td class="none">–</td>')
                     continue
                 release = by_target[group.target]
-                tds.append("<td>" + "".join(self.cell(release, c) for c in group.cells) + "</td>")
+                stale = comparison.stale(release)
+                tds.append(
+                    "<td>" + "".join(self.cell(release, c, stale) for c in group.cells) + "</td>"
+                )
             out.append(
                 f'<tr><th scope="row">{esc(row.row)}<span class="model">{esc(row.model)}</span>'
                 f"</th><td>{row.content_type}</td>{''.join(tds)}</tr>"
             )
-        out.append("</tbody></table></section>")
+        out.append("</tbody></table></div></section>")
         return "\n".join(out)
 
-    def cell(self, release: Release, cell: CellReport) -> str:
+    def cell(self, release: Release, cell: CellReport, stale: bool = False) -> str:
         ident = f"d{len(self.dialogs) + 1}"
         self.dialogs.append(self.dialog(ident, release, cell))
         levels = "".join(
-            f' data-{level}="{cell.levels.get(level, "none")}"'
-            f' data-{level}-glyph="{glyph(cell, level)}"'
+            f' data-{level}="{g.status}" data-{level}-glyph="{g.glyph}"'
+            f' data-{level}-grade="{esc(g.words)}"'
             for level in LEVELS
+            for g in [grade(cell, level)]
         )
+        overall = grade(cell)
+        mark = ' <span class="stale">stale</span>' if stale else ""
         return (
             f'<button type="button" class="cell st-{cell.status}" data-details="{ident}"'
-            f' data-all="{cell.status}" data-all-glyph="{glyph(cell)}"{levels}'
+            f' data-all="{cell.status}" data-all-glyph="{overall.glyph}"'
+            f' data-all-grade="{esc(overall.words)}"{levels}'
             f' title="{esc(cell.id)}: {cell.status}">'
-            f'<span class="glyph" aria-hidden="true">{glyph(cell)}</span>'
+            f'<span class="glyph" aria-hidden="true">{overall.glyph}</span>'
+            f' <span class="word">{esc(outcome_word(cell))}</span>'
+            f' <span class="grade">{esc(overall.words)}</span>{mark}'
             f' <span class="where">{cell.source} · {cell.style}</span></button>'
         )
 
@@ -209,7 +251,8 @@ class _Page:
                 f'<dialog id="{ident}" class="details" aria-labelledby="{ident}-title">',
                 '<form method="dialog"><button class="close">Close</button></form>',
                 f'<h3 id="{ident}-title">{esc(cell.id)}</h3>',
-                f'<p class="status st-{cell.status}">{glyph(cell)} {cell.status}</p>',
+                f'<p class="status st-{cell.status}">{grade(cell).glyph}'
+                f" {esc(outcome_word(cell))}: {esc(grade(cell).words)}</p>",
                 "<dl>" + "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in facts) + "</dl>",
                 "<h4>Checks</h4>",
                 checks_table(cell),
@@ -247,9 +290,19 @@ _CSS = """
 .card { flex: 1 1 22rem; border: 1px solid #ccc; border-radius: 6px; padding: .5rem .75rem; }
 .card h3 { margin: 0; font-size: 1.1rem; }
 .findings li { margin: .2rem 0; font-size: .9rem; }
-.compare { overflow-x: auto; }
-.compare .cell { display: inline-flex; width: auto; margin: 1px; }
-.compare td { min-width: 12rem; }
+.compare .scroll { overflow: auto; max-height: 85vh; border: 1px solid #ccc; }
+.compare .grid { border-collapse: separate; border-spacing: 0; }
+.compare .grid thead th { position: sticky; top: 0; z-index: 2; background: #f4f4f4; }
+.compare .grid tbody th { position: sticky; left: 0; z-index: 1; background: #fff; }
+.compare .grid thead th:first-child { left: 0; z-index: 3; }
+.compare .cell { display: inline-flex; flex-wrap: wrap; gap: 0 .3em; width: auto; margin: 1px;
+  text-align: left; }
+.compare .cell .grade { font-size: .8em; }
+.compare .stale { font-size: .75em; font-weight: bold; text-transform: uppercase;
+  border: 1px dashed #555; padding: 0 .2em; }
+.compare td ~ td { min-width: 11rem; }
+.compare td { white-space: normal; }
+.legend ul { display: flex; flex-wrap: wrap; gap: .2rem 1rem; padding: 0; list-style: none; }
 .k-fixed { background: #e7f5ea; }
 .k-broke { background: #fde8e7; }
 .st-none { background: #fff; border-color: #bbb; border-style: dotted; }
@@ -266,6 +319,7 @@ _JS = """
       var status = cell.getAttribute("data-" + level);
       cell.className = "cell st-" + status;
       cell.querySelector(".glyph").textContent = cell.getAttribute("data-" + level + "-glyph");
+      cell.querySelector(".grade").textContent = cell.getAttribute("data-" + level + "-grade");
     });
   }
   form.addEventListener("change", apply);

@@ -20,6 +20,7 @@ collected, one line each, naming the file, the line and the cell.
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from datetime import date as Date
@@ -77,6 +78,7 @@ __all__ = [
     "load_results",
     "merge_results",
     "observed",
+    "read_meta",
     "targets_of",
 ]
 
@@ -139,6 +141,9 @@ class DeviationsRef(_Model):
 class MetaLine(_Model):
     kind: Literal["meta"]
     suite_version: _Name
+    suite_commit: str | None = None
+    """The suite's git commit the run was made with, where it ran from a checkout (absent in
+    files older than the field, and where no commit was known)."""
     matrix: _Name
     matrix_digest: _Name
     targets: dict[_Name, _Name]
@@ -395,11 +400,32 @@ def load_results(
     return Results(files=files)
 
 
+def read_meta(path: str | os.PathLike[str]) -> MetaLine:
+    """A results file's meta line alone (its first line), without reading the rest: what a
+    tool choosing among files needs. `load_results` still judges the whole file."""
+    where = os.fspath(path)
+    try:
+        opener = gzip.open if where.endswith(".gz") else open
+        with opener(where, "rb") as lines:
+            first = lines.readline()
+    except (OSError, EOFError) as error:
+        raise ReportError(f"{where}: cannot read: {error}") from None
+    meta = _parse(first.decode("utf-8", errors="replace"), f"{where}:1", cut=False)
+    if not isinstance(meta, MetaLine):
+        raise ReportError(f"{where}:1: the first line must be the meta line, not {meta.kind!r}")
+    return meta
+
+
 def _load_file(path: str, known: dict[bytes, ResultLine] | None) -> ResultsFile:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise ReportError(f"{path}: cannot read: {error.strerror}") from None
+    if path.endswith(".gz"):  # the committed results folder keeps files compressed
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as error:
+            raise ReportError(f"{path}: not a gzip file, or cut short: {error}") from None
     if not data.isascii():  # an ASCII file is UTF-8; any other is decoded once to check it
         try:
             data.decode("utf-8")
@@ -721,7 +747,8 @@ def merge_results(results: Results) -> str:
     check_shards(results)
     first = results.files[0].meta
     meta = first.model_dump(
-        mode="json", exclude={"as_of", "lifecycle", "run", "merged_from", "sdk_versions"}
+        mode="json",
+        exclude={"suite_commit", "as_of", "lifecycle", "run", "merged_from", "sdk_versions"},
     ) | {
         "targets": targets_of(results),
         "deviations": {
@@ -731,6 +758,8 @@ def merge_results(results: Results) -> str:
         },
         "date": max(file.meta.date for file in results.files).isoformat(),
     }
+    if first.suite_commit is not None:
+        meta["suite_commit"] = first.suite_commit
     if first.as_of is not None:  # written as the plugin writes it: only where the matrix has it
         meta["as_of"] = first.as_of.isoformat()
     if first.lifecycle:

@@ -21,11 +21,13 @@ refused with the reason.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import math
 import os
 import platform
 import secrets
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -288,6 +290,31 @@ def configure(
         check_folder(cassettes, "--conformance-cassettes", writable=recording)
 
 
+@functools.cache
+def suite_commit() -> str | None:
+    """The suite's git commit: `CONFORMANCE_SUITE_COMMIT` or `GITHUB_SHA` where set (CI), else
+    `git rev-parse HEAD` of the checkout the package runs from; None for an installed wheel
+    (the folder above the package is no checkout) or where git is missing."""
+    given = os.environ.get("CONFORMANCE_SUITE_COMMIT") or os.environ.get("GITHUB_SHA")
+    if given:
+        return given
+    root = Path(__file__).resolve().parent.parent.parent
+    if not (root / ".git").exists():  # a worktree's .git is a file: exists() holds for both
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    commit = done.stdout.strip()
+    return commit if done.returncode == 0 and commit else None
+
+
 def meta_line(
     suite_version: str,
     matrix: Path,
@@ -297,9 +324,11 @@ def meta_line(
 ) -> dict[str, Any]:
     """The first line of a results file; `extra` fields (the matrix's `as_of` and lifecycle)
     follow the fixed ones."""
+    commit = suite_commit()
     return {
         "kind": "meta",
         "suite_version": suite_version,
+        **({"suite_commit": commit} if commit else {}),
         "matrix": str(matrix),
         "matrix_digest": digest,
         "targets": targets,
