@@ -48,9 +48,11 @@ from conformance.paths import (
     same_file,
     write_output,
 )
+from conformance.reports.badges import badges
 from conformance.reports.diff import diff_reports, render_diff
 from conformance.reports.figures import capabilities
-from conformance.reports.report import Report, badges, build_report, render_markdown
+from conformance.reports.markdown import render_markdown
+from conformance.reports.report import Report, build_report
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
 
 if TYPE_CHECKING:

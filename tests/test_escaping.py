@@ -10,9 +10,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from conformance.cli import main
+from conformance.reports.badges import badges
 from conformance.reports.diff import diff_reports, render_diff
 from conformance.reports.html import render_html
-from conformance.reports.report import badges, build_report, md_text, render_markdown
+from conformance.reports.markdown import md_text, render_markdown
+from conformance.reports.report import build_report
 from conformance.reports.results import load_results
 from results_data import CELL, checks, meta, result, write
 

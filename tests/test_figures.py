@@ -16,8 +16,10 @@ from conformance.cli import main
 from conformance.judging.checks import evaluate, run_cell
 from conformance.judging.refusal import refusal_kept
 from conformance.matrix import load_matrix
+from conformance.reports.badges import badges
 from conformance.reports.figures import capability_of
-from conformance.reports.report import badges, build_report, render_markdown
+from conformance.reports.markdown import render_markdown
+from conformance.reports.report import build_report
 from conformance.reports.results import load_results
 from figure_mutants import RefusesAndChangesHistory, RefusesEverything
 from results_data import checks, meta, result, write

@@ -10,7 +10,8 @@ import pytest
 
 from conformance.judging.levels import level_of
 from conformance.reports.html import render_html
-from conformance.reports.report import build_report, render_markdown
+from conformance.reports.markdown import render_markdown
+from conformance.reports.report import build_report
 from conformance.reports.results import ReportError, load_results, merge_results
 from results_data import CELL, checks, result, write
 

@@ -26,7 +26,8 @@ from conformance.matrix import (
     row_status,
 )
 from conformance.reports.html import render_html
-from conformance.reports.report import build_report, render_markdown
+from conformance.reports.markdown import render_markdown
+from conformance.reports.report import build_report
 from conformance.reports.results import load_results, merge_results
 from results_data import checks, meta, write
 

@@ -7,15 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.reports.report import (
-    Report,
-    ReportError,
-    badges,
-    build_report,
-    load_results,
-    render_markdown,
-    write_report,
-)
+from conformance.reports.badges import badges
+from conformance.reports.markdown import render_markdown, write_report
+from conformance.reports.report import Report, ReportError, build_report, load_results
 from results_data import ALL_PASS, CELL, LINK, checks, meta, result, write
 
 if TYPE_CHECKING:

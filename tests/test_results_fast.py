@@ -18,7 +18,7 @@ import pytest
 from pydantic import BaseModel
 
 from conformance.cli import main
-from conformance.reports import results
+from conformance.reports import results, shards
 from conformance.reports.diff import CellSide, diff_reports
 from conformance.reports.report import CellReport, CheckReport, Report, build_report
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 TARGETS = {"reference": "0.1.0", "other": "2.0"}
 URL_CELL = "openai-chat/gpt-4o/image/url/result"
 FastResults = results._FastResults  # pyright: ignore[reportPrivateUsage]
-LINE = results._LINE  # pyright: ignore[reportPrivateUsage]
+from conformance.reports.lines import LINE  # noqa: E402
+
 parse = results._parse  # pyright: ignore[reportPrivateUsage]
-result_record = results._result_record  # pyright: ignore[reportPrivateUsage]
+result_record = shards._result_record  # pyright: ignore[reportPrivateUsage]
 
 GOOD: list[dict[str, Any]] = [
     result(),

@@ -1,7 +1,8 @@
 """Reports: from results files to what a reader sees.
 
-Owns reading and merging results files (`results`), the committed results folder (`store`), the
-report model and its Markdown and badges (`report`), what a figure may count (`figures`:
+Owns the records of a results file (`lines`), reading them (`results`) and merging shards
+(`shards`), the committed results folder (`store`), the
+report model (`report`) with its Markdown (`markdown`) and badges (`badges`), what a figure may count (`figures`:
 capability, unsettled failures, n/a cells), the HTML report (`html`), the gate between two runs
 (`diff`), the comparison of targets and releases (`compare`, `compare_html`, `timeline`, with the
 words a cell shows in `words` and findings by reason in `findings`) and the static site with its

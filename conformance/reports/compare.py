@@ -30,6 +30,7 @@ from conformance.judging.levels import LEVELS, Level
 from conformance.reports.diff import OUTCOME_RANK
 from conformance.reports.figures import SETTLE, Capability, capability_words, is_unsettled
 from conformance.reports.findings import group_findings
+from conformance.reports.markdown import level_words, md_code, md_text, short_digest
 from conformance.reports.report import (
     CellReport,
     LevelCompliance,
@@ -37,10 +38,6 @@ from conformance.reports.report import (
     RowReport,
     TargetReport,
     build_report,
-    level_words,
-    md_code,
-    md_text,
-    short_digest,
 )
 from conformance.reports.results import MetaLine, ReportError, Source, Style, load_results
 from conformance.reports.timeline import KIND_WORDS, TimelineChange, timeline, timeline_counts

@@ -22,7 +22,8 @@ from conformance.reports.compare import (
 from conformance.reports.figures import capability_words
 from conformance.reports.findings import FindingGroup, group_findings
 from conformance.reports.html import BASE_CSS, checks_table, esc, link, repro_command
-from conformance.reports.report import CellReport, level_words, short_digest
+from conformance.reports.markdown import level_words, short_digest
+from conformance.reports.report import CellReport
 from conformance.reports.words import LEGEND, grade, outcome_word
 
 if TYPE_CHECKING:

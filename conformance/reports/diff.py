@@ -43,7 +43,8 @@ from pydantic import BaseModel, ConfigDict
 
 from conformance.judging.levels import LEVELS, Level
 from conformance.reports.figures import Capability, capability_words
-from conformance.reports.report import CellReport, PropertyReport, Report, md_text, short_digest
+from conformance.reports.markdown import md_text, short_digest
+from conformance.reports.report import CellReport, PropertyReport, Report
 from conformance.reports.results import construct_trusted
 
 __all__ = [

@@ -20,15 +20,8 @@ from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, RATIONALE
 from conformance.paths import is_safe_name
 from conformance.reports.figures import capability_words
-from conformance.reports.report import (
-    CellReport,
-    PropertyReport,
-    Report,
-    RowReport,
-    TargetReport,
-    level_words,
-    short_digest,
-)
+from conformance.reports.markdown import level_words, short_digest
+from conformance.reports.report import CellReport, PropertyReport, Report, RowReport, TargetReport
 from conformance.reports.results import Source, Style
 
 if TYPE_CHECKING:

@@ -1,4 +1,5 @@
-"""Results files: the records the pytest plugin writes, strict loading, and merging shards.
+"""Results files: strict loading of the records the pytest plugin writes (`lines`), and merging
+shards (`shards`).
 
 A results file is JSON Lines: one `meta` line (suite version, matrix and its digest, every
 target with its version, Python, date), one `result` line per cell and check, and an `end`
@@ -21,35 +22,48 @@ collected, one line each, naming the file, the line and the cell.
 from __future__ import annotations
 
 import gzip
-import json
 import os
-from datetime import date as Date
-from operator import attrgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import (
-    AwareDatetime,
     BaseModel,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    TypeAdapter,
     ValidationError,
-    ValidationInfo,
     create_model,
-    field_validator,
-    model_validator,
 )
 
-from conformance.history import ContentType
-from conformance.judging.levels import CHECK_LEVELS, PROPERTY_LEVELS, Level
-from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
+from conformance.judging.levels import CHECK_LEVELS
+from conformance.matrix.vocabulary import Outcome
 from conformance.running.runlog import RunStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+from conformance.reports.lines import (
+    LINE,
+    CellStatus,
+    DeviationsRef,
+    EndLine,
+    Expect,
+    FrozenModel,
+    Known,
+    Line,
+    Live,
+    MetaLine,
+    NotApplicable,
+    Observed,
+    PropertyLine,
+    ReportError,
+    ResultLine,
+    Results,
+    ResultsFile,
+    RowLifecycle,
+    RunInfo,
+    Source,
+    Style,
+    Verdict,
+    observed,
+)
+from conformance.reports.shards import check_shards, merge_results, targets_of
 
 __all__ = [
     "CellStatus",
@@ -81,287 +95,6 @@ __all__ = [
     "read_meta",
     "targets_of",
 ]
-
-Verdict = Literal["pass", "fail", "xfail", "xpass", "skip"]
-Expect = Expectation
-Known = Literal["doc", "sdk", "third-party", "uncertain"]
-Source = Literal["inline", "url"]
-Style = Literal["result", "prompt", "error"]
-Observed = Literal["pass", "fail", "skip"]
-"""A check's raw observation, before deviations (`observed`)."""
-NotApplicable = Literal["declared", "unserved"]
-CellStatus = Literal["pass", "fail", "xfail", "skip"]
-"""A cell's status: `fail` if any check failed or xpassed, else `xfail` if any check is a
-known deviation, else `skip` if any check was skipped (a skip counts against compliance),
-else `pass`."""
-
-_Name = Annotated[str, Field(min_length=1)]
-_MAX_PROBLEMS = 20
-"""At most this many problems are reported one by one; a last line counts the rest."""
-
-
-class ReportError(ValueError):
-    """Results files cannot be read or are inconsistent; one line per problem, saying where."""
-
-    def __init__(self, *problems: str) -> None:
-        shown = list(problems[:_MAX_PROBLEMS])
-        if len(problems) > _MAX_PROBLEMS:
-            shown.append(f"... and {len(problems) - _MAX_PROBLEMS} more problems")
-        super().__init__("\n".join(shown))
-        self.problems: tuple[str, ...] = problems
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class RowLifecycle(_Model):
-    """A model row's lifecycle dates, as the matrix the run used declares them."""
-
-    released: Date
-    deprecated: Date | None = None
-    shutdown: Date | None = None
-
-
-class RunInfo(_Model):
-    """Which run wrote a results file: its id, when it started and the command line."""
-
-    id: _Name
-    start: AwareDatetime
-    command: list[str]
-
-
-class DeviationsRef(_Model):
-    """A target's deviations file, as a run used it."""
-
-    path: _Name
-    digest: _Name
-
-
-class MetaLine(_Model):
-    kind: Literal["meta"]
-    suite_version: _Name
-    suite_commit: str | None = None
-    """The suite's git commit the run was made with, where it ran from a checkout (absent in
-    files older than the field, and where no commit was known)."""
-    matrix: _Name
-    matrix_digest: _Name
-    targets: dict[_Name, _Name]
-    """Target name -> version, for every target the run covered."""
-    sdk_versions: dict[_Name, dict[_Name, _Name]] = {}
-    """Target name -> distribution -> version of the SDKs it drives (its `sdk_versions`)."""
-    python: _Name
-    date: AwareDatetime
-    as_of: Date | None = None
-    """The matrix's `as_of`; absent in files written before the matrix had one."""
-    lifecycle: dict[_Name, RowLifecycle] = Field(default_factory=dict[str, RowLifecycle])
-    """Per model row, its lifecycle dates; empty in files written before rows had them."""
-    run: RunInfo | None = None
-    """The run that wrote the file (absent in files older than run tracking, and in a file
-    `merge_results` wrote: `merged_from` names its runs)."""
-    merged_from: list[str] = Field(default_factory=list[str])
-    """The run ids of the shards a merged file joins."""
-    deviations: dict[_Name, DeviationsRef] = Field(default_factory=dict)
-    """Per target, the deviations file the run judged it with (absent in older files)."""
-
-
-class Live(_Model):
-    """Whether a live API accepted the cell's request, and when it was recorded."""
-
-    accepted: bool
-    date: Date
-
-
-class ResultLine(_Model):
-    kind: Literal["result"]
-    target: _Name
-    target_version: _Name
-    cell: _Name
-    row: _Name
-    api: _Name
-    model: _Name
-    content_type: ContentType
-    source: Source
-    style: Style
-    expect: Expect
-    known: Known
-    cite: _Name
-    check: _Name
-    verdict: Verdict
-    outcome: Outcome | None
-    detail: str
-    reason: str | None
-    link: str | None
-    level: Annotated[Level | None, Field(validate_default=True)] = None
-    """The check's level (`conformance.judging.levels`); files written before levels have none, and
-    loading fills it in from the check's name."""
-    url: UrlHandling | None = None
-    """For url cells: what the target did with the URL; absent elsewhere."""
-    notes: str | None = None
-    """Our own notes on a known deviation (absent in older files)."""
-    live: Live | None = None
-    """Optional: what a live API said to this cell's request; absent when none was recorded."""
-    na: NotApplicable | None = None
-    """Why the cell is not applicable to the target, on a `skip` whose detail is the reason:
-    `declared` (a feature the target declares it does not have, its `not_applicable`) or
-    `unserved` (a row the target cannot serve, its `supports`). Such a cell counts apart
-    (`conformance.reports.figures`), never as a pass nor against compliance; absent elsewhere
-    and in older files."""
-
-    @field_validator("level")
-    @classmethod
-    def _default_level(cls, level: Level | None, info: ValidationInfo) -> Level | None:
-        return _with_level(level, info, CHECK_LEVELS)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> ResultLine:
-        if not self.row.startswith(f"{self.api}/"):
-            raise ValueError(f"row {self.row!r} is not of api {self.api!r}")
-        cell = f"{self.row}/{self.content_type}/{self.source}/{self.style}"
-        if self.cell != cell:
-            raise ValueError(f"cell {self.cell!r} is not row/content_type/source/style {cell}")
-        if self.verdict == "xfail" and not self.reason:
-            raise ValueError("an xfail needs a reason")
-        if self.verdict == "skip" and not self.detail:
-            raise ValueError("a skip needs a detail saying why")
-        if self.na is not None and self.verdict != "skip":
-            raise ValueError(f"a cell not applicable ({self.na}) is a skip, not {self.verdict}")
-        return self
-
-
-def observed(verdict: Verdict) -> Observed:
-    """What the check itself observed, before any deviations file: a deviation only relabels
-    a result (`conformance.judging.deviations.judge`: a declared check that fails is `xfail`,
-    one that passes is `xpass`), so every results line carries its raw observation already,
-    whichever deviations file the run applied."""
-    return _OBSERVED[verdict]
-
-
-_OBSERVED: dict[Verdict, Observed] = {
-    "pass": "pass",
-    "xpass": "pass",
-    "fail": "fail",
-    "xfail": "fail",
-    "skip": "skip",
-}
-
-
-class PropertyLine(_Model):
-    """The verdict of one hypothesis property (`conformance.judging.properties`) on one target.
-
-    A results line of kind `result` like a cell's, told apart by its `property` field. Its
-    `cell` is `property/<name>` and its `check` the property's name, so that tools reading
-    results by target, cell and check (the nox session's gate, `merge`) need nothing new; a
-    deviation declares a known failure with `cell: property/<name>, checks: [<name>]`.
-    """
-
-    kind: Literal["result"]
-    target: _Name
-    target_version: _Name
-    cell: _Name
-    property: _Name
-    check: _Name
-    level: Annotated[Level | None, Field(validate_default=True)] = None
-    """Filled in from `conformance.judging.levels.PROPERTY_LEVELS` when absent."""
-    verdict: Verdict
-    row: str | None = None
-    """The model row of the counterexample, when the property failed."""
-    examples: int = Field(ge=0)
-    """How many histories the search tried (explicit examples included)."""
-    detail: str
-    """For a failure: what broke, and the shrunk counterexample."""
-    reason: str | None
-    link: str | None
-
-    @field_validator("level")
-    @classmethod
-    def _default_level(cls, level: Level | None, info: ValidationInfo) -> Level | None:
-        return _with_level(level, info, PROPERTY_LEVELS)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> PropertyLine:
-        if self.cell != f"property/{self.property}" or self.check != self.property:
-            raise ValueError(
-                f"a property line's cell is property/<name> and its check the name; got cell"
-                f" {self.cell!r}, check {self.check!r} for property {self.property!r}"
-            )
-        if self.verdict == "xfail" and not self.reason:
-            raise ValueError("an xfail needs a reason")
-        if self.verdict in ("fail", "xfail") and not self.detail:
-            raise ValueError("a failure needs a detail with its counterexample")
-        if self.verdict == "skip" and not self.detail:
-            raise ValueError("a skip needs a detail saying why")
-        return self
-
-
-def _with_level(
-    level: Level | None, info: ValidationInfo, levels: dict[str, Level]
-) -> Level | None:
-    """A record without `level` gets its check's level; an unknown check must carry one.
-
-    A field validator on `level` (declared after `check`, and validated even when absent), not
-    a model validator before: that one made pydantic build every JSON line as a Python dict
-    first, doubling the load of a results file (docs/performance.md)."""
-    if level is not None:
-        return level
-    check = info.data.get("check")
-    if check is None:  # `check` itself is invalid, and reported as such
-        return None
-    if check in levels:
-        return levels[check]
-    raise ValueError(f"check {check!r} has no level in conformance.judging.levels; give `level`")
-
-
-class EndLine(_Model):
-    kind: Literal["end"]
-    results: int = Field(ge=0)
-    status: RunStatus = "complete"
-    """How the run ended; only a `complete` run's file is read as results (files older than
-    run tracking have no status and were written only by finished runs)."""
-    exit_status: int | None = None
-    run: str | None = None
-    """The id of the run, as on the meta line."""
-    end: AwareDatetime | None = None
-    golden: list[str] = Field(default_factory=list[str])
-    """Damaged golden data no line of the file names (an unused, missing or damaged media
-    blob); a file listing any is refused."""
-
-
-def _kind(data: Any) -> str | None:
-    """Which model a line is: its `kind`, and among results, a property's or a cell's."""
-    if isinstance(data, dict):
-        record = cast("dict[str, Any]", data)
-        kind = record.get("kind")
-        if kind == "result" and "property" in record:
-            return "property"
-        return kind if isinstance(kind, str) else None
-    return None
-
-
-_Line = MetaLine | ResultLine | PropertyLine | EndLine
-_LINE: TypeAdapter[_Line] = TypeAdapter(
-    Annotated[
-        Annotated[MetaLine, Tag("meta")]
-        | Annotated[ResultLine, Tag("result")]
-        | Annotated[PropertyLine, Tag("property")]
-        | Annotated[EndLine, Tag("end")],
-        Discriminator(_kind),
-    ]
-)
-
-
-class ResultsFile(_Model):
-    path: str
-    meta: MetaLine
-    results: list[ResultLine]
-    """The cells' lines, in file order."""
-    properties: list[PropertyLine] = Field(default_factory=list[PropertyLine])
-    """The properties' lines, in file order (files before properties gated have none)."""
-
-
-class Results(_Model):
-    files: list[ResultsFile] = Field(min_length=1)
-
 
 # ---- loading ----------------------------------------------------------------------------
 
@@ -441,7 +174,7 @@ def _load_file(path: str, known: dict[bytes, ResultLine] | None) -> ResultsFile:
     total = len(lines)
     lines.reverse()  # read by popping, so that a line's bytes are freed once it is read
 
-    def parse(raw: bytes, number: int) -> _Line:
+    def parse(raw: bytes, number: int) -> Line:
         return _parse(raw.decode("utf-8"), f"{path}:{number}", cut=cut and number == total)
 
     meta = parse(lines.pop(), 1)
@@ -524,11 +257,11 @@ def _check_end(path: str, number: int, meta: MetaLine, end: EndLine) -> None:
         )
 
 
-def _parse(raw: str, where: str, *, cut: bool) -> _Line:
+def _parse(raw: str, where: str, *, cut: bool) -> Line:
     if not raw.strip():
         raise ReportError(f"{where}: an empty line")
     try:
-        return _LINE.validate_json(raw)
+        return LINE.validate_json(raw)
     except ValidationError as error:
         errors = error.errors(include_url=False)
         if errors[0]["type"] == "json_invalid":
@@ -581,7 +314,7 @@ def construct_trusted(cls: type[_M], values: dict[str, Any], fields_set: set[str
 _CELL_FIELDS: dict[str, Any] = {
     name: (info.annotation, info) for name, info in ResultLine.model_fields.items()
 }
-_CellFields: type[BaseModel] = create_model("_CellFields", __base__=_Model, **_CELL_FIELDS)
+_CellFields: type[BaseModel] = create_model("_CellFields", __base__=FrozenModel, **_CELL_FIELDS)
 """`ResultLine`'s fields, each with its own rules, and no rule across fields."""
 _validate_cell_fields: Callable[[bytes], BaseModel] = (
     _CellFields.__pydantic_validator__.validate_json
@@ -675,143 +408,3 @@ class _FastResults:
         if self.known is not None:
             self.known[raw] = model
         return model
-
-
-# ---- shards -----------------------------------------------------------------------------
-
-
-def check_shards(results: Results) -> None:
-    """Shards of one run must agree, and no target, cell and check may appear twice."""
-    first = results.files[0]
-    problems: list[str] = []
-    versions: dict[str, tuple[str, str]] = {}
-    deviations: dict[str, tuple[str, str]] = {}
-    seen: dict[tuple[str, str, str], str] = {}
-    for file in results.files:
-        for name in ("suite_version", "matrix_digest", "python"):
-            mine, theirs = getattr(file.meta, name), getattr(first.meta, name)
-            if mine != theirs:
-                problems.append(
-                    f"{file.path}:1: {name} {mine!r} differs from {theirs!r} in {first.path}"
-                )
-        for target, version in file.meta.targets.items():
-            known, where = versions.setdefault(target, (version, file.path))
-            if known != version:
-                problems.append(
-                    f"{file.path}:1: target {target!r} is version {version!r} here"
-                    f" but {known!r} in {where}"
-                )
-        for target, ref in file.meta.deviations.items():
-            known_ref, where = deviations.setdefault(target, (ref.digest, file.path))
-            if known_ref != ref.digest:
-                problems.append(
-                    f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
-                    f" here but {known_ref} in {where}"
-                )
-    keys: list[list[tuple[str, str, str]]] = [
-        list(map(_identity, [*file.results, *file.properties])) for file in results.files
-    ]
-    unique = set[tuple[str, str, str]]().union(*keys)
-    if sum(map(len, keys)) != len(unique):  # a duplicate: say where, in file order
-        for file, of_file in zip(results.files, keys, strict=True):
-            for index, key in enumerate(of_file):
-                here = f"{file.path}:{index + 2}"
-                if key in seen:
-                    target, cell, check = key
-                    problems.append(
-                        f"{here}: duplicate result for target {target!r}, cell {cell!r},"
-                        f" check {check!r} (first at {seen[key]})"
-                    )
-                else:
-                    seen[key] = here
-    if problems:
-        raise ReportError(*problems)
-
-
-_identity = attrgetter("target", "cell", "check")
-"""A result's key: no two results of one run have the same."""
-
-
-def targets_of(results: Results) -> dict[str, str]:
-    """Every target with its version, in the order the meta lines declare them."""
-    targets: dict[str, str] = {}
-    for file in results.files:
-        for name, version in file.meta.targets.items():
-            targets.setdefault(name, version)
-    return targets
-
-
-def merge_results(results: Results) -> str:
-    """One results file from shards: one meta line (targets unioned, the latest date), every
-    result in shard order, and one end line."""
-    check_shards(results)
-    first = results.files[0].meta
-    meta = first.model_dump(
-        mode="json",
-        exclude={"suite_commit", "as_of", "lifecycle", "run", "merged_from", "sdk_versions"},
-    ) | {
-        "targets": targets_of(results),
-        "deviations": {
-            name: ref.model_dump(mode="json")
-            for file in results.files
-            for name, ref in file.meta.deviations.items()
-        },
-        "date": max(file.meta.date for file in results.files).isoformat(),
-    }
-    if first.suite_commit is not None:
-        meta["suite_commit"] = first.suite_commit
-    if first.as_of is not None:  # written as the plugin writes it: only where the matrix has it
-        meta["as_of"] = first.as_of.isoformat()
-    if first.lifecycle:
-        meta["lifecycle"] = {
-            row: lifecycle.model_dump(mode="json", exclude_none=True)
-            for row, lifecycle in first.lifecycle.items()
-        }
-    runs = [
-        run
-        for file in results.files
-        for run in ([file.meta.run.id] if file.meta.run else file.meta.merged_from)
-    ]
-    if runs:
-        meta["merged_from"] = runs
-    sdks = {name: v for file in results.files for name, v in file.meta.sdk_versions.items()}
-    if sdks:
-        meta["sdk_versions"] = sdks
-    lines: list[dict[str, Any]] = [meta]
-    count = 0
-    for file in results.files:
-        for line in file.results:
-            lines.append(_result_record(line))
-            count += 1
-    for file in results.files:  # property lines follow every cell line
-        for prop in file.properties:
-            lines.append(_property_record(prop))
-            count += 1
-    lines.append({"kind": "end", "results": count})
-    return "".join(_json_line(line) + "\n" for line in lines)
-
-
-_json_line = json.JSONEncoder(ensure_ascii=False).encode
-"""`json.dumps(record, ensure_ascii=False)`, without building an encoder per record."""
-
-
-def _result_record(line: ResultLine) -> dict[str, Any]:
-    """A cell line as the plugin writes it: `level`, `url`, `notes`, `live` and `na` only when
-    set.
-
-    Without `live`, every field is a string or null, so the fields in their order (the
-    model's `__dict__`) are the line's JSON form, as `model_dump(mode="json")` gives it
-    (tests/test_results_fast.py pins it) without a pass of pydantic's serializer per line."""
-    record = line.model_dump(mode="json") if line.live is not None else dict(line.__dict__)
-    for optional in ("live", "level", "url", "notes", "na"):
-        if record[optional] is None:
-            del record[optional]
-    return record
-
-
-def _property_record(line: PropertyLine) -> dict[str, Any]:
-    """A property line as the plugin writes it: `row` only for a counterexample."""
-    record = line.model_dump(mode="json")
-    if line.row is None:
-        del record["row"]
-    return record

@@ -11,7 +11,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from conformance.judging.levels import LEVELS, RATIONALE
-from conformance.reports.report import level_words, short_digest
+from conformance.reports.markdown import level_words, short_digest
 from conformance.reports.words import LEGEND
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from conformance.judging.levels import LEVELS, Level
-from conformance.reports.report import md_text
+from conformance.reports.markdown import md_text
 from conformance.reports.results import Verdict, observed
 
 if TYPE_CHECKING:

@@ -1,0 +1,159 @@
+"""Shards of one run (CI jobs, xdist workers): checked to agree (`check_shards`) and joined into
+one results file (`merge_results`)."""
+
+from __future__ import annotations
+
+import json
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+from conformance.reports.lines import (
+    PropertyLine,
+    ReportError,
+    ResultLine,
+    Results,
+)
+
+__all__ = ["check_shards", "merge_results", "targets_of"]
+
+
+# ---- shards -----------------------------------------------------------------------------
+
+
+def check_shards(results: Results) -> None:
+    """Shards of one run must agree, and no target, cell and check may appear twice."""
+    first = results.files[0]
+    problems: list[str] = []
+    versions: dict[str, tuple[str, str]] = {}
+    deviations: dict[str, tuple[str, str]] = {}
+    seen: dict[tuple[str, str, str], str] = {}
+    for file in results.files:
+        for name in ("suite_version", "matrix_digest", "python"):
+            mine, theirs = getattr(file.meta, name), getattr(first.meta, name)
+            if mine != theirs:
+                problems.append(
+                    f"{file.path}:1: {name} {mine!r} differs from {theirs!r} in {first.path}"
+                )
+        for target, version in file.meta.targets.items():
+            known, where = versions.setdefault(target, (version, file.path))
+            if known != version:
+                problems.append(
+                    f"{file.path}:1: target {target!r} is version {version!r} here"
+                    f" but {known!r} in {where}"
+                )
+        for target, ref in file.meta.deviations.items():
+            known_ref, where = deviations.setdefault(target, (ref.digest, file.path))
+            if known_ref != ref.digest:
+                problems.append(
+                    f"{file.path}:1: target {target!r} was judged with deviations {ref.digest}"
+                    f" here but {known_ref} in {where}"
+                )
+    keys: list[list[tuple[str, str, str]]] = [
+        list(map(_identity, [*file.results, *file.properties])) for file in results.files
+    ]
+    unique = set[tuple[str, str, str]]().union(*keys)
+    if sum(map(len, keys)) != len(unique):  # a duplicate: say where, in file order
+        for file, of_file in zip(results.files, keys, strict=True):
+            for index, key in enumerate(of_file):
+                here = f"{file.path}:{index + 2}"
+                if key in seen:
+                    target, cell, check = key
+                    problems.append(
+                        f"{here}: duplicate result for target {target!r}, cell {cell!r},"
+                        f" check {check!r} (first at {seen[key]})"
+                    )
+                else:
+                    seen[key] = here
+    if problems:
+        raise ReportError(*problems)
+
+
+_identity = attrgetter("target", "cell", "check")
+"""A result's key: no two results of one run have the same."""
+
+
+def targets_of(results: Results) -> dict[str, str]:
+    """Every target with its version, in the order the meta lines declare them."""
+    targets: dict[str, str] = {}
+    for file in results.files:
+        for name, version in file.meta.targets.items():
+            targets.setdefault(name, version)
+    return targets
+
+
+def merge_results(results: Results) -> str:
+    """One results file from shards: one meta line (targets unioned, the latest date), every
+    result in shard order, and one end line."""
+    check_shards(results)
+    first = results.files[0].meta
+    meta = first.model_dump(
+        mode="json",
+        exclude={"suite_commit", "as_of", "lifecycle", "run", "merged_from", "sdk_versions"},
+    ) | {
+        "targets": targets_of(results),
+        "deviations": {
+            name: ref.model_dump(mode="json")
+            for file in results.files
+            for name, ref in file.meta.deviations.items()
+        },
+        "date": max(file.meta.date for file in results.files).isoformat(),
+    }
+    if first.suite_commit is not None:
+        meta["suite_commit"] = first.suite_commit
+    if first.as_of is not None:  # written as the plugin writes it: only where the matrix has it
+        meta["as_of"] = first.as_of.isoformat()
+    if first.lifecycle:
+        meta["lifecycle"] = {
+            row: lifecycle.model_dump(mode="json", exclude_none=True)
+            for row, lifecycle in first.lifecycle.items()
+        }
+    runs = [
+        run
+        for file in results.files
+        for run in ([file.meta.run.id] if file.meta.run else file.meta.merged_from)
+    ]
+    if runs:
+        meta["merged_from"] = runs
+    sdks = {name: v for file in results.files for name, v in file.meta.sdk_versions.items()}
+    if sdks:
+        meta["sdk_versions"] = sdks
+    lines: list[dict[str, Any]] = [meta]
+    count = 0
+    for file in results.files:
+        for line in file.results:
+            lines.append(_result_record(line))
+            count += 1
+    for file in results.files:  # property lines follow every cell line
+        for prop in file.properties:
+            lines.append(_property_record(prop))
+            count += 1
+    lines.append({"kind": "end", "results": count})
+    return "".join(_json_line(line) + "\n" for line in lines)
+
+
+_json_line = json.JSONEncoder(ensure_ascii=False).encode
+"""`json.dumps(record, ensure_ascii=False)`, without building an encoder per record."""
+
+
+def _result_record(line: ResultLine) -> dict[str, Any]:
+    """A cell line as the plugin writes it: `level`, `url`, `notes`, `live` and `na` only when
+    set.
+
+    Without `live`, every field is a string or null, so the fields in their order (the
+    model's `__dict__`) are the line's JSON form, as `model_dump(mode="json")` gives it
+    (tests/test_results_fast.py pins it) without a pass of pydantic's serializer per line."""
+    record = line.model_dump(mode="json") if line.live is not None else dict(line.__dict__)
+    for optional in ("live", "level", "url", "notes", "na"):
+        if record[optional] is None:
+            del record[optional]
+    return record
+
+
+def _property_record(line: PropertyLine) -> dict[str, Any]:
+    """A property line as the plugin writes it: `row` only for a counterexample."""
+    record = line.model_dump(mode="json")
+    if line.row is None:
+        del record["row"]
+    return record
