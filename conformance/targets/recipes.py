@@ -143,7 +143,7 @@ _SCRIPT = '''\
 #!/usr/bin/env python3
 """{row_id}: the request the target {target} makes for this history.
 
-Run it from the project folder, with the framework and tool-result-conformance installed:
+Run it in the project folder, with the framework and tool-result-conformance installed:
 it renders the cell with the target (the framework's own request, captured on 127.0.0.1,
 nothing leaves the machine) and prints the request body as JSON, or the error raised before
 sending. URL media is served on 127.0.0.1 by the suite's fixture host. Before filing it
@@ -154,8 +154,11 @@ import base64
 import json
 import os
 import sys
+from pathlib import Path
 
-sys.path.insert(0, os.getcwd())  # the project folder, where the target's module is
+here = Path.cwd()
+project = next((f for f in (here, *here.parents) if (f / "pyproject.toml").is_file()), here)
+sys.path[:0] = list(dict.fromkeys([str(here), str(project)]))  # where the target's module is
 
 from conformance import ORIGIN_STAND_IN, RowRef, fixture_host, load, resolve_target
 
