@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, Level
 from conformance.reports.diff import OUTCOME_RANK, STATUS_RANK, DiffStatus
+from conformance.reports.layers import via
 from conformance.reports.report import (
     CellReport,
     LevelCompliance,
@@ -78,6 +79,8 @@ class Release(_Model):
     cells: dict[str, CellReport]
     """By cell id."""
     properties: list[PropertyReport]
+    layers: dict[str, list[tuple[str, str]]] = {}
+    """Per row served through other layers, those layers (`conformance.reports.layers`)."""
 
 
 class GridCell(_Model):
@@ -132,6 +135,19 @@ class Comparison(_Model):
     """The matrix digests the columns were run on (more than one: say so)."""
 
 
+def release_words(release: Release) -> str:
+    """`openai-agents 0.24`, and `(via litellm 1.110 on 3 rows)` per chain of other layers."""
+    chains: dict[tuple[tuple[str, str], ...], int] = {}
+    for chain in release.layers.values():
+        key = tuple((a, b) for a, b in chain)
+        chains[key] = chains.get(key, 0) + 1
+    words = f"{release.target} {release.version}"
+    for chain, rows in sorted(chains.items()):
+        shown = via(release.target, release.version, chain).removeprefix(words)
+        words += f" ({shown.strip()} on {rows} row{'s' if rows != 1 else ''})"
+    return words
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """`2.68.0` -> (2, 68, 0): releases ordered by their numbers."""
     return tuple(int(x) for x in re.findall(r"\d+", version))
@@ -146,6 +162,7 @@ def build_comparison(paths: Sequence[str | os.PathLike[str]]) -> Comparison:
         report = build_report(load_results([path]))
         for target in report.targets:
             release = _release(target, str(path), report.matrix_digest, report.date.isoformat())
+            release = release.model_copy(update={"layers": report.layers.get(target.name, {})})
             known = releases.setdefault(target.name, {})
             if target.version in known:
                 raise ReportError(
@@ -346,7 +363,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
         "# Frameworks compared",
         "",
         "Newest release of each target: "
-        + ", ".join(f"{md_text(c.target)} {md_text(c.version)}" for c in columns)
+        + ", ".join(md_text(release_words(c)) for c in columns)
         + ". Each grid cell holds one glyph per cell of that row and content type, in the order"
         " inline · result, inline · prompt, inline · error, url · result, url · prompt (those"
         " the matrix has).",

@@ -18,6 +18,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 from conformance.history import ContentType
 from conformance.judging.levels import LEVELS, RATIONALE, Level
 from conformance.matrix.lifecycle import Status, status_on
+from conformance.reports.layers import layer_lines, merged_layers
 from conformance.reports.results import (
     CellStatus,
     EndLine,
@@ -197,6 +198,8 @@ class Report(_Model):
     """In the order the meta lines declare them."""
     as_of: Date | None = None
     """The day the matrix was last checked against its sources, where the results carry it."""
+    layers: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    """Per target, per row it serves through other layers, those layers (`reports.layers`)."""
 
 
 # ---- building the report ----------------------------------------------------------------
@@ -231,6 +234,7 @@ def build_report(results: Results) -> Report:
             for name, version in targets.items()
         ],
         as_of=meta.as_of,
+        layers=merged_layers([file.meta.layers for file in results.files]),
     )
 
 
@@ -473,6 +477,7 @@ def render_markdown(report: Report) -> str:
     out += _render_lifecycle(report)
     for target in report.targets:
         out += ["", f"## {md_text(target.name)} {md_text(target.version)}", ""]
+        out += layer_lines(target.name, target.version, report.layers.get(target.name, {}))
         if not target.rows and not target.properties:
             out.append("No results for this target.")
             continue

@@ -303,7 +303,7 @@ def configure(
 
 def meta_line(
     suite_version: str,
-    matrix: Path,
+    matrix: Path | str,
     digest: str,
     targets: dict[str, str],
     **extra: Any,
