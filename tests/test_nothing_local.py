@@ -66,7 +66,7 @@ def adopter(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_a_clean_run_leaves_nothing_of_the_machine_in_results_and_reports(
-    adopter: pytest.Pytester,
+    adopter: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = adopter.path
     snapshots = folder / "snapshots"
@@ -94,14 +94,20 @@ def test_a_clean_run_leaves_nothing_of_the_machine_in_results_and_reports(
     shown = {line["detail"] for line in lines if line.get("check") == "snapshot"}
     assert any(d.startswith("conformance:snapshots/reference/") for d in shown), shown
 
+    # The reports, rendered in the project folder as a person (or nox) runs them.
+    monkeypatch.chdir(folder)
+    given = "report/results.jsonl"
     outputs = {"md": "report/compatibility.md", "json": "report/report.json"}
     for fmt, out in outputs.items():
-        assert cli.main(["report", str(results), "--format", fmt, "-o", str(folder / out)]) == 0
+        assert cli.main(["report", given, "--format", fmt, "-o", out]) == 0
     html = folder / "report" / "index.html"
-    assert cli.main(["report", str(results), "--format", "html", "-o", str(html)]) == 0
+    assert cli.main(["report", given, "--format", "html", "-o", "report/index.html"]) == 0
     compare = folder / "report" / "compare.md"
-    assert cli.main(["compare", str(results), "-o", str(compare)]) == 0
-    for path in (results, *(folder / o for o in outputs.values()), html, compare):
+    assert cli.main(["compare", given, "-o", "report/compare.md"]) == 0
+    compare_html = folder / "report" / "compare.html"
+    assert cli.main(["compare", given, "-o", "report/compare.html"]) == 0
+    assert "layered 0.24.1 (via litellm 1.110.2 on 1 row)" in compare_html.read_text("utf-8")
+    for path in (results, *(folder / o for o in outputs.values()), html, compare, compare_html):
         # pytester adds `--basetemp=<tmp>` to the command line the meta line records
         text = re.sub(r"--basetemp=[^\"']+", "", path.read_text(encoding="utf-8"))
         assert not LOCAL.findall(text), (path.name, LOCAL.findall(text)[:3])

@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from conformance.judging.levels import LEVELS, RATIONALE
-from conformance.reports.compare import FINDINGS_SHOWN, Comparison, Finding, Release, glyph
+from conformance.reports.compare import (
+    FINDINGS_SHOWN,
+    Comparison,
+    Finding,
+    Release,
+    glyph,
+    release_words,
+)
 from conformance.reports.html import BASE_CSS, checks_table, esc, link, repro_command
 from conformance.reports.report import CellReport, level_words, short_digest
 
@@ -42,7 +49,7 @@ def render_compare_html(
             "<body>",
             "<header><h1>Frameworks compared</h1>",
             '<p class="meta">Newest release of each target: '
-            + ", ".join(f"{esc(c.target)} {esc(c.version)}" for c in comparison.columns)
+            + ", ".join(esc(release_words(c)) for c in comparison.columns)
             + " · matrix "
             + ", ".join(f"<code>{esc(short_digest(d))}</code>" for d in comparison.matrices)
             + "</p></header>",
