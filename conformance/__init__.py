@@ -11,8 +11,10 @@ package (pytest does, at every start, for its plugin) costs nothing.
   (`docs/history.md` documents every field and what each scenario holds).
 - Refusals and the suite's own errors: `UnsupportedContent`, `SuiteError`, `NoRequestSent`.
 - The target kit: the loopback `Recorder` (`recorder()`), `body_or_raise`, `payload_of`,
-  `Exchange`, `thread_token`, `StrayRequest`, `exception_snapshot`, `scrub_message`, the fixture
-  host (`fixture_host()`, `FixtureHost`, `Fetch`, `ORIGIN_STAND_IN`).
+  `Exchange`, `thread_token`, `StrayRequest`, `exception_snapshot`, `scrub_message`,
+  `scrub_origins`, the fixture host (`fixture_host()`, `FixtureHost`, `Fetch`,
+  `ORIGIN_STAND_IN`), and the recipes for sub-layers: `litellm_offline`,
+  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`.
 - Results: `load_results` (a results file, validated), `Results`.
 - The generated test: `from conformance.suite import test_conformance`.
 """
@@ -66,11 +68,18 @@ _PUBLIC: dict[str, str] = {
             "Recorder",
             "StrayRequest",
             "body_or_raise",
+            "environment",
             "exception_snapshot",
             "fixture_host",
+            "litellm_media_allowed",
+            "litellm_offline",
+            "loopback_hosts",
             "payload_of",
             "recorder",
+            "render_script",
+            "run_async",
             "scrub_message",
+            "scrub_origins",
             "thread_token",
         ),
         "conformance.targets.kit",
@@ -112,14 +121,21 @@ __all__ = [
     "__version__",
     "body_or_raise",
     "dump",
+    "environment",
     "exception_snapshot",
     "fixture_host",
+    "litellm_media_allowed",
+    "litellm_offline",
     "load",
     "load_results",
+    "loopback_hosts",
     "payload_of",
     "recorder",
+    "render_script",
     "resolve_target",
+    "run_async",
     "scrub_message",
+    "scrub_origins",
     "texts",
     "thread_token",
 ]
@@ -158,11 +174,18 @@ if TYPE_CHECKING:
         Recorder,
         StrayRequest,
         body_or_raise,
+        environment,
         exception_snapshot,
         fixture_host,
+        litellm_media_allowed,
+        litellm_offline,
+        loopback_hosts,
         payload_of,
         recorder,
+        render_script,
+        run_async,
         scrub_message,
+        scrub_origins,
         thread_token,
     )
 

@@ -340,10 +340,10 @@ def _default_matrix() -> str:
 
 
 def _repro(args: argparse.Namespace) -> int:
-    from conformance.adoption.repro import ReproError, repro_script
+    from conformance.adoption.repro import ReproError, project_matrix, repro_script
 
-    matrix = load_matrix(args.matrix or _default_matrix())
     try:
+        matrix = load_matrix(args.matrix or project_matrix())
         script = repro_script(matrix, args.cell, args.target)
     except ReproError as error:
         print(f"conformance repro: {error}", file=sys.stderr)
@@ -531,8 +531,15 @@ def _parser() -> argparse.ArgumentParser:
         "repro", help="write a standalone script reproducing one cell on a target"
     )
     repro.add_argument("cell", help="the cell id, e.g. openai-chat/gpt-4o/image/inline/result")
-    repro.add_argument("--target", required=True, help="a target name or module:attr")
-    repro.add_argument("--matrix", help="matrix.yaml (default: the packaged one)")
+    repro.add_argument(
+        "--target",
+        required=True,
+        help="a target: its name (an entry point, or one of [tool.conformance] targets) or"
+        " module:attr, imported from the project folder",
+    )
+    repro.add_argument(
+        "--matrix", help="matrix.yaml (default: [tool.conformance] matrix, else the packaged one)"
+    )
     repro.add_argument("-o", "--output", help="write the script here instead of stdout")
     repro.set_defaults(run=_repro)
 

@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import Final
 
+from conformance.adoption.pyproject import AlreadyConfigured, PyprojectError, plan
 from conformance.adoption.reasons import (
     Rules,
     RulesError,
@@ -45,6 +46,7 @@ USER_ERRORS: Final = (
     MatrixError,
     ReportError,
     InitError,
+    PyprojectError,
 )
 """Errors that are the user's input, shown as they are (exit 2)."""
 
@@ -121,7 +123,10 @@ def _deviations_files(project: ProjectConfig) -> list[tuple[str | None, Path]]:
 
 
 def init(folder: Path, name: str) -> int:
-    """Scaffold a framework repository; refuse to overwrite any file."""
+    """Scaffold a framework repository, or a plain folder: the target, its test, deviations,
+    nox session and workflow, and `pyproject.toml` (written complete, or the
+    `[tool.conformance]` table added to the existing one, nothing else changed). Refuse to
+    overwrite any file; on a refusal nothing is written."""
     if not re.fullmatch(TARGET_PATTERN, name):
         raise InitError(
             f"--target-name {name!r}: use lower case letters, digits, '.', '_' and '-',"
@@ -137,7 +142,12 @@ def init(folder: Path, name: str) -> int:
     }
     pyproject = folder / "pyproject.toml"
     taken = [path for path in files if (folder / path).exists()]
-    if pyproject.exists() and "[tool.conformance]" in pyproject.read_text(encoding="utf-8"):
+    table = (_TEMPLATES / "pyproject.toml").read_text(encoding="utf-8")
+    table = table.replace("__TARGET_NAME__", name)
+    try:
+        planned = plan(pyproject, table, name)
+    except AlreadyConfigured:
+        planned = None
         taken.append("pyproject.toml ([tool.conformance])")
     if taken:
         raise InitError(
@@ -147,21 +157,18 @@ def init(folder: Path, name: str) -> int:
     check_folder(folder, "DIR", writable=True)
     for path in [*files, "pyproject.toml"]:  # every file checked before the first is written
         check_output_file(folder / path, "DIR", [_TEMPLATES])
+    assert planned is not None
     for path, template in files.items():
         text = (_TEMPLATES / template).read_text(encoding="utf-8")
         out = folder / path
         write_output(out, text.replace("__TARGET_NAME__", name), "DIR")
         print(f"wrote {out}")
-    table = (_TEMPLATES / "pyproject.toml").read_text(encoding="utf-8")
-    table = table.replace("__TARGET_NAME__", name)
-    if pyproject.exists():
-        before = pyproject.read_text(encoding="utf-8")
-        write_output(pyproject, before.rstrip("\n") + "\n\n" + table, "DIR")
-        print(f"added [tool.conformance] to {pyproject}")
-    else:
-        write_output(pyproject, table, "DIR")
-        print(f"wrote {pyproject}")
-    print(f"next: fill {folder / 'conformance_target.py'}, then `pytest --snapshot-update`")
+    write_output(pyproject, planned.text, "DIR")  # its own bytes kept, line endings too
+    print(f"{'wrote' if planned.created else 'added [tool.conformance] to'} {pyproject}")
+    print(
+        f"next: fill {folder / 'conformance_target.py'} (the history and the Target protocol:"
+        f" {packaged('docs/history.md')}), then `pytest --snapshot-update`"
+    )
     return 0
 
 

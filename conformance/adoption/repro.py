@@ -11,14 +11,23 @@ payload for the cell, or its refusal), so a maintainer sees both sides without t
 
 Text from the matrix or a target enters the header only as comments made line by line
 (`conformance.targets.kit.comment`): a citation whose words span lines stays comments.
+
+The target is found as `conformance repro` is run from the project's folder, like pytest finds
+it: the folder of the nearest `pyproject.toml` (and the current folder) on `sys.path`, so
+`module:attr` imports the project's own module, and a name that no entry point registers is
+looked up among the targets `[tool.conformance] targets` lists (`conformance init` writes
+`conformance_target:Target` there), by each target's `name`.
 """
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from conformance.judging.checks import row_ref, run_cell, snapshot_data
+from conformance.running.config import ConfigError, find_pyproject, load_config, packaged
 from conformance.targets import TargetError, resolve_target
 from conformance.targets.kit import comment
 from conformance.targets.reference import ReferenceTarget
@@ -27,7 +36,7 @@ if TYPE_CHECKING:
     from conformance.matrix import CellSpec, Matrix
     from conformance.targets.base import Target
 
-__all__ = ["EXPECTED_LINES", "ReproError", "repro_script"]
+__all__ = ["EXPECTED_LINES", "ReproError", "project_matrix", "project_target", "repro_script"]
 
 EXPECTED_LINES = 400
 """Lines of the expected payload kept in the header; longer ones are cut with a note."""
@@ -46,12 +55,57 @@ def _cell(matrix: Matrix, cell_id: str) -> CellSpec:
     return found
 
 
+def project_matrix(here: Path | None = None) -> Path:
+    """The matrix a run in the project folder `here` uses: `[tool.conformance] matrix`, else
+    the packaged one."""
+    try:
+        project = load_config(find_pyproject((here or Path.cwd()).resolve()))
+    except ConfigError as error:
+        raise ReproError(f"invalid [tool.conformance]:\n{error}") from None
+    if project is not None and project.settings.matrix:
+        return project.resolve(project.settings.matrix)
+    return packaged("matrix.yaml")
+
+
+def project_target(spec: str, here: Path | None = None) -> Target:
+    """The target `spec` names, seen from the project folder `here` (default: the current
+    one): `reference`, `module:attr` importable from the project, an entry-point name, or the
+    `name` of one of the targets `[tool.conformance] targets` lists. `TargetError` says which
+    names are known when none matches."""
+    here = (here or Path.cwd()).resolve()
+    try:
+        project = load_config(find_pyproject(here))
+    except ConfigError as error:
+        raise TargetError(f"invalid [tool.conformance]:\n{error}") from None
+    for folder in dict.fromkeys([here, *([project.root] if project else [])]):
+        if str(folder) not in sys.path:  # as pytest's rootdir: the project's own modules
+            sys.path.insert(0, str(folder))
+    try:
+        return resolve_target(spec)
+    except TargetError as error:
+        listed = list(project.settings.targets or ()) if project else []
+        if ":" in spec or not listed:
+            raise
+        unknown = error
+    names: list[str] = []
+    for listed_spec in listed:
+        if listed_spec == spec:
+            continue
+        target = resolve_target(listed_spec)  # a listed target that fails to load says so
+        if target.name == spec:
+            return target
+        names.append(f"{target.name} ({listed_spec})")
+    raise TargetError(
+        f"{unknown}; [tool.conformance] targets in pyproject.toml name: {', '.join(names)}"
+    )
+
+
 def repro_script(matrix: Matrix, cell_id: str, target_spec: str) -> str:
     """The reproducer for `cell_id` on the target `target_spec` (a name or `module:attr`),
     with its header; `ReproError` when the target has no `repro` or it fails."""
     cell = _cell(matrix, cell_id)
     try:
-        target: Target = resolve_target(target_spec)
+        target: Target = project_target(target_spec)
     except TargetError as error:
         raise ReproError(str(error)) from None
     missing = getattr(target, "unavailable", None)

@@ -30,6 +30,7 @@ from conformance.judging.levels import LEVELS, Level
 from conformance.reports.diff import OUTCOME_RANK
 from conformance.reports.figures import SETTLE, Capability, capability_words, is_unsettled
 from conformance.reports.findings import group_findings
+from conformance.reports.layers import via
 from conformance.reports.markdown import level_words, md_code, md_text, short_digest
 from conformance.reports.report import (
     CellReport,
@@ -93,6 +94,8 @@ class Release(_Model):
     """The results file's meta line: suite version and commit, SDK versions, the command."""
     rows: list[RowReport] = []
     """The release's model rows, in the order its results list them (the matrix's)."""
+    layers: dict[str, list[tuple[str, str]]] = {}
+    """Per row served through other layers, those layers (`conformance.reports.layers`)."""
 
 
 class GridCell(_Model):
@@ -143,6 +146,19 @@ class Comparison(_Model):
         return self.current_matrix is not None and release.matrix_digest != self.current_matrix
 
 
+def release_words(release: Release) -> str:
+    """`openai-agents 0.24`, and `(via litellm 1.110 on 3 rows)` per chain of other layers."""
+    chains: dict[tuple[tuple[str, str], ...], int] = {}
+    for chain in release.layers.values():
+        key = tuple((a, b) for a, b in chain)
+        chains[key] = chains.get(key, 0) + 1
+    words = f"{release.target} {release.version}"
+    for chain, rows in sorted(chains.items()):
+        shown = via(release.target, release.version, chain).removeprefix(words)
+        words += f" ({shown.strip()} on {rows} row{'s' if rows != 1 else ''})"
+    return words
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """`2.68.0` -> (2, 68, 0): releases ordered by their numbers."""
     return tuple(int(x) for x in re.findall(r"\d+", version))
@@ -170,7 +186,10 @@ def load_releases(paths: Sequence[str | os.PathLike[str]]) -> dict[str, list[Rel
         meta = results.files[0].meta
         for target in report.targets:
             release = _release(target, str(path), report.matrix_digest, report.date.isoformat())
-            release = release.model_copy(update={"meta": meta, "rows": target.rows})
+            layers = report.layers.get(target.name, {})
+            release = release.model_copy(
+                update={"meta": meta, "rows": target.rows, "layers": layers}
+            )
             known = releases.setdefault(target.name, {})
             if target.version in known:
                 raise ReportError(
@@ -341,7 +360,7 @@ def render_compare_markdown(comparison: Comparison) -> str:
         "# Frameworks compared",
         "",
         "Newest release of each target: "
-        + ", ".join(f"{md_text(c.target)} {md_text(c.version)}" for c in columns)
+        + ", ".join(md_text(release_words(c)) for c in columns)
         + ". Each grid cell holds one glyph per cell of that row and content type, in the order"
         " inline · result, inline · prompt, inline · error, url · result, url · prompt (those"
         " the matrix has).",

@@ -18,6 +18,7 @@ from conformance.reports.compare import (
     KIND_WORDS,
     Comparison,
     Release,
+    release_words,
 )
 from conformance.reports.figures import capability_words
 from conformance.reports.findings import FindingGroup, group_findings
@@ -51,7 +52,7 @@ def render_compare_html(
             "<body>",
             "<header><h1>Frameworks compared</h1>",
             '<p class="meta">Newest release of each target: '
-            + ", ".join(f"{esc(c.target)} {esc(c.version)}" for c in comparison.columns)
+            + ", ".join(esc(release_words(c)) for c in comparison.columns)
             + " · matrix "
             + ", ".join(f"<code>{esc(short_digest(d))}</code>" for d in comparison.matrices)
             + "</p>"

@@ -138,6 +138,9 @@ class MetaLine(FrozenModel):
     """The run ids of the shards a merged file joins."""
     deviations: dict[_Name, DeviationsRef] = Field(default_factory=dict)
     """Per target, the deviations file the run judged it with (absent in older files)."""
+    layers: dict[_Name, dict[_Name, list[tuple[_Name, _Name]]]] = Field(default_factory=dict)
+    """Per target, per row it serves through other layers, those layers' (name, version),
+    outermost first (its optional `layers`; absent where none)."""
 
 
 class Live(FrozenModel):

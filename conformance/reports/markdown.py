@@ -14,6 +14,7 @@ from conformance.reports.figures import (
     capability_words,
     is_unsettled,
 )
+from conformance.reports.layers import layer_lines
 from conformance.reports.report import (
     CellReport,
     CheckReport,
@@ -112,6 +113,7 @@ def render_markdown(report: Report) -> str:
     out += _render_lifecycle(report)
     for target in report.targets:
         out += ["", f"## {md_text(target.name)} {md_text(target.version)}", ""]
+        out += layer_lines(target.name, target.version, report.layers.get(target.name, {}))
         if not target.rows and not target.properties:
             out.append("No results for this target.")
             continue

@@ -21,6 +21,7 @@ from conformance.reports.figures import (
     capability_of,
     is_unsettled,
 )
+from conformance.reports.layers import merged_layers
 from conformance.reports.results import (
     CellStatus,
     EndLine,
@@ -216,6 +217,8 @@ class Report(_Model):
     """In the order the meta lines declare them."""
     as_of: Date | None = None
     """The day the matrix was last checked against its sources, where the results carry it."""
+    layers: dict[str, dict[str, list[tuple[str, str]]]] = {}
+    """Per target, per row it serves through other layers, those layers (`reports.layers`)."""
 
 
 # ---- building the report ----------------------------------------------------------------
@@ -250,6 +253,7 @@ def build_report(results: Results) -> Report:
             for name, version in targets.items()
         ],
         as_of=meta.as_of,
+        layers=merged_layers([file.meta.layers for file in results.files]),
     )
 
 

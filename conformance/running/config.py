@@ -18,6 +18,7 @@ reported as `pyproject.toml:LINE:COL: what is wrong` (`ConfigError`).
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import tomllib
@@ -40,6 +41,8 @@ __all__ = [
     "find_pyproject",
     "load_config",
     "packaged",
+    "scrub_local",
+    "shown_path",
 ]
 
 DEFAULT_GATE: Final[tuple[Level, ...]] = LEVELS
@@ -55,6 +58,42 @@ def packaged(name: str) -> Path:
     source checkout (`matrix.yaml`, `snapshots/reference`, `deviations/pydantic-ai.yaml`)."""
     shipped = _DATA / name
     return shipped if shipped.exists() else _SOURCE_ROOT / name
+
+
+def shown_path(path: Path, root: Path | None = None) -> str:
+    """A path as results files and reports show it, with nothing of the machine in it: relative
+    to `root` (default: here) when below it, `conformance:<name>` for a file the package ships
+    (`conformance:matrix.yaml`, `conformance:snapshots/reference/...`), else as given."""
+    where = path if path.is_absolute() else Path.cwd() / path
+    base = (root or Path.cwd()).resolve()
+    resolved = where.resolve()
+    if resolved.is_relative_to(base):
+        return resolved.relative_to(base).as_posix()
+    for shipped in (_DATA, _SOURCE_ROOT):
+        if resolved.is_relative_to(shipped.resolve()):
+            return "conformance:" + resolved.relative_to(shipped.resolve()).as_posix()
+    return str(path)
+
+
+def scrub_local(text: str, root: Path | None = None) -> str:
+    """A detail as results files keep it: the loopback origins of the run scrubbed as in
+    snapshots (`conformance.targets.kit.scrub_origins`), and the absolute paths of the
+    project (`root`, default here), of the package's data and of the Python environment
+    shown as `shown_path` would (`conformance:...`, `<python>/...`)."""
+    from conformance.targets.kit import scrub_origins  # the kit's rules, loaded with a run
+
+    text = scrub_origins(text)
+    prefixes = [
+        (str((root or Path.cwd()).resolve()) + os.sep, ""),
+        (str(_DATA.resolve()) + os.sep, "conformance:"),
+        (str(Path(__file__).resolve().parent.parent) + os.sep, "conformance:conformance/"),
+        (str(Path(sys.prefix).resolve()) + os.sep, "<python>/"),
+        (str(Path(sys.base_prefix).resolve()) + os.sep, "<python>/"),
+    ]
+    for prefix, replacement in sorted(prefixes, key=lambda p: -len(p[0])):
+        if prefix != os.sep and prefix in text:
+            text = text.replace(prefix, replacement)
+    return text
 
 
 _Target = Annotated[str, Field(min_length=1)]

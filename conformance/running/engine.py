@@ -44,7 +44,15 @@ from conformance.recording.media import collect, store_of, write_blobs
 from conformance.recording.media_audit import MediaAudit, snapshot_problems
 from conformance.running import preflight, runlog, selection
 from conformance.running.applicable import declared_not_applicable, not_applicable_reason
-from conformance.running.config import ConfigError, RunSettings, packaged, run_settings
+from conformance.running.config import (
+    ConfigError,
+    RunSettings,
+    packaged,
+    run_settings,
+    scrub_local,
+    shown_path,
+)
+from conformance.running.layers import LayersError, layers_meta
 from conformance.running.options import ENGINE
 from conformance.running.property_gate import (
     DEFAULT_EXAMPLES,
@@ -116,6 +124,8 @@ class _State:
     media: MediaAudit | None = None
     isolate: bool = False
     """`--conformance-isolate`: every target renders in a worker process."""
+    layers: dict[str, Any] = field(default_factory=dict[str, Any])
+    """Per target and row, the layers it goes through (`conformance.running.layers`)."""
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -138,8 +148,24 @@ class _State:
                         f"unavailable: {missing}"
                     )
                 self.deviations[spec] = self._deviations(self.targets[spec].name, self.matrix)
-                if self.isolate or isolation.wants_isolation(self.targets[spec]):
-                    self.targets[spec] = isolation.isolate(spec, self.targets[spec])
+            named: dict[str, str] = {}
+            for spec, target in self.targets.items():
+                if named.setdefault(target.name, spec) != spec:
+                    raise pytest.UsageError(
+                        f"targets {named[target.name]!r} and {spec!r} are both named"
+                        f" {target.name!r}: the name is a target's folder and its test ids;"
+                        " run one of them"
+                    )
+            rows = {row_ref(cell).id: row_ref(cell) for cell in self.matrix.all_cells()}
+            try:
+                self.layers = layers_meta(self.targets.values(), list(rows.values()))
+            except LayersError as error:
+                raise pytest.UsageError(str(error)) from None
+            # Last: a target that asks for isolation (or every one, --conformance-isolate)
+            # renders in a worker process; what was read of it above is the target's own.
+            for spec, target in self.targets.items():
+                if self.isolate or isolation.wants_isolation(target):
+                    self.targets[spec] = isolation.isolate(spec, target)
         return self.matrix
 
     def after(self, spec: str, timeouts: int) -> None:
@@ -267,8 +293,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         cases += property_cases(state.target_specs, state.property_examples)
     metafunc.parametrize(
         "conformance_case",
-        [pytest.param(c, id=c.id, marks=pytest.mark.conformance) for c in cases],
+        [pytest.param(c, id=_test_id(state, c), marks=pytest.mark.conformance) for c in cases],
     )
+
+
+def _test_id(state: _State, case: Case | PropertyCase) -> str:
+    """`<target name>:<cell>:<check>`: the target as the results and reports name it, not
+    the `module:attr` that found it (the name is unique per run: `_State.load`)."""
+    return state.targets[case.target].name + case.id[len(case.target) :]
 
 
 class PayloadSnapshot(SingleFileSnapshotExtension):
@@ -387,7 +419,7 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if case.check == "snapshot":
         location = PyTestLocation(item)
         path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
-        record["detail"] = _shown(path, state.snapshots.parent)
+        record["detail"] = shown_path(path, state.snapshots.parent)
         if not path.exists() and not item.config.option.update_snapshots:
             pytest.fail(
                 f"{cell.id}: no snapshot at {record['detail']}; create it with "
@@ -431,10 +463,6 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
 
 
 _GOLDEN = "golden data damaged: "
-
-
-def _shown(path: Path, base: Path) -> str:
-    return str(path.relative_to(base)) if path.is_relative_to(base) else str(path)
 
 
 def _declared(state: _State, spec: str, cell: str) -> Declared | None:
@@ -505,6 +533,8 @@ class _Recorder:
                 record["detail"] = _failure_text(report, record)
         else:
             record["verdict"] = "pass"
+        if record.get("detail"):  # nothing of this machine or run: ports, absolute paths
+            record["detail"] = scrub_local(str(record["detail"]))
         self.state.records.append(record)
         self.nodeids.append(report.nodeid)
 
@@ -572,7 +602,7 @@ class _Recorder:
         assert state.matrix is not None
         return runlog.meta_line(
             __version__,
-            state.matrix_path,
+            shown_path(state.matrix_path),
             state.matrix.digest,
             {t.name: t.version for t in state.targets.values()},
             as_of=state.matrix.as_of.isoformat(),
@@ -580,8 +610,12 @@ class _Recorder:
             sdk_versions={  # what each target drives, from its optional `sdk_versions`
                 t.name: dict(getattr(t, "sdk_versions", None) or {}) for t in state.targets.values()
             },
+            **({"layers": state.layers} if state.layers else {}),
             deviations={
-                state.targets[spec].name: {"path": found.path, "digest": found.digest}
+                state.targets[spec].name: {
+                    "path": shown_path(Path(found.path)),
+                    "digest": found.digest,
+                }
                 for spec, found in state.deviations.items()
                 if found is not None
             },

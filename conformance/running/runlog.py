@@ -317,7 +317,7 @@ def suite_commit() -> str | None:
 
 def meta_line(
     suite_version: str,
-    matrix: Path,
+    matrix: Path | str,
     digest: str,
     targets: dict[str, str],
     **extra: Any,

@@ -34,6 +34,7 @@ from conformance.scenarios.fixtures import fixture_bytes
 from conformance.scenarios.host import fixture_host
 
 __all__ = [
+    "DrawnHistory",
     "call_ids",
     "histories",
     "media_parts",
@@ -194,11 +195,38 @@ _STATUS: st.SearchStrategy[Literal["success", "error"]] = st.sampled_from(
 )
 
 
+class DrawnHistory(list[Item]):
+    """A drawn history: a list of items like any, with a short repr. Hypothesis replays a
+    failing example before reporting it and builds the repr of its arguments then; a history
+    with media in full is tens of kB (an unshrunk counterexample, as when the failure is a
+    declared deviation), and it warned "Generating overly large repr" on each such run. The
+    repr names each item's kind and what it carries; the gate shows the history in full its
+    own way."""
+
+    def __repr__(self) -> str:
+        kinds = ", ".join(_kind(item) for item in self)
+        shown = kinds if len(kinds) <= 400 else kinds[:400] + " ..."
+        return f"<history of {len(self)} items: {shown}>"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # hypothesis's printer
+        printer.text(repr(self))
+
+
+def _kind(item: Item) -> str:
+    if isinstance(item, ToolCall):
+        return f"call {item.tool_call_id!r}"
+    parts = [item.content] if isinstance(item.content, str) else item.content
+    carried = "+".join("text" if isinstance(p, str) else p.type for p in parts)
+    who = f"result {item.tool_call_id!r}" if isinstance(item, ToolResult) else item.role
+    return f"{who} [{carried}]"
+
+
 @st.composite
 def histories(draw: st.DrawFn, *, max_turns: int = 3) -> History:
     """Several turns: a user prompt, parallel tool calls, results mixing text and media
-    (some with status error), and tool-produced user content with provenance."""
-    history: History = []
+    (some with status error), and tool-produced user content with provenance. Each is a
+    `DrawnHistory` (a list, with a short repr)."""
+    history: History = DrawnHistory()
     if draw(st.booleans()):
         history.append(Message(role="system", content=draw(texts())))
     for index in range(draw(st.integers(1, max_turns))):

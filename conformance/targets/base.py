@@ -69,6 +69,14 @@ class Target(Protocol):
       installed: pip install ..."`. Its tests then skip with that reason, or the run stops
       with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox
       session for that target passes.
+    - `layers(row) -> Sequence[tuple[str, str]]`, or a mapping of row id (or api) to such a
+      sequence: the other layers the target serves that row through, each `(distribution,
+      version)`, outermost first, e.g. `[("litellm", "1.110.2")]` for an agent framework's
+      LiteLLM model. Recorded in the results' meta line (`layers`); the report and `conformance
+      compare` say "openai-agents 0.24 via litellm 1.110.2" for those rows.
+
+    docs/history.md (shipped as `conformance/data/docs/history.md`) documents the history
+    every method is given, what each scenario holds and these attributes with examples.
 
     Targets are found by name through the `conformance.targets` entry-point group:
     `[project.entry-points."conformance.targets"] my-framework = "my_pkg.conformance:Target"`.

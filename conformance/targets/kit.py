@@ -17,6 +17,10 @@ and observes what it would send, offline. The pieces every such target needs:
   the process's one instance; scenario URLs point at it. Its origin changes every run, so
   stored data (snapshots, cassettes, `exception_snapshot`) holds
   `ORIGIN_STAND_IN` (`http://fixtures.conformance.invalid`) in its place.
+- `scrub_origins(text)`: text with the fixture host's origin as `ORIGIN_STAND_IN` and the
+  loopback ports and recorder channels of URLs replaced, as results files and reports show it.
+- The recipes for sub-layers (`conformance.targets.recipes`): `litellm_offline`,
+  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`.
 
 None of these imports a framework or an SDK.
 """
@@ -44,6 +48,14 @@ from conformance.scenarios.fixtures import (
 )
 from conformance.scenarios.host import Fetch, FixtureHost, fixture_host
 from conformance.targets.base import Payload
+from conformance.targets.recipes import (
+    environment,
+    litellm_media_allowed,
+    litellm_offline,
+    loopback_hosts,
+    render_script,
+    run_async,
+)
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
@@ -55,11 +67,18 @@ __all__ = [
     "StrayRequest",
     "body_or_raise",
     "comment",
+    "environment",
     "exception_snapshot",
     "fixture_host",
+    "litellm_media_allowed",
+    "litellm_offline",
+    "loopback_hosts",
     "payload_of",
     "recorder",
+    "render_script",
+    "run_async",
     "scrub_message",
+    "scrub_origins",
     "set_time_limit",
     "thread_token",
     "time_limit",
@@ -306,6 +325,23 @@ def scrub_message(message: str) -> str:
         position = found.end()
     out.append(_scrub(message[position:], _OUTSIDE_URLS))
     return "".join(out)
+
+
+def scrub_origins(text: str) -> str:
+    """`text` with what a run on 127.0.0.1 puts in it replaced, and nothing else: the fixture
+    host's origin as `ORIGIN_STAND_IN`, in every loopback URL the port (`<port>`) and a
+    recorder channel (`<channel>`). What results files and reports hold in their details."""
+    text = _URL.sub(lambda found: _scrub_url(found.group()), stand_in_text(text))
+    return _BARE_LOOPBACK.sub(r"\1:<port>", text)  # `127.0.0.1:PORT` outside a URL
+
+
+_BARE_LOOPBACK = re.compile(r"(?<![\w/.:])(127\.0\.0\.1|localhost|\[::1\]):\d+\b")
+
+
+def _scrub_url(url: str) -> str:
+    for pattern, replacement in _IN_URLS:
+        url = pattern.sub(replacement, url)
+    return url
 
 
 def exception_snapshot(error: BaseException) -> dict[str, str]:

@@ -30,6 +30,7 @@ from typing import Any
 from conformance.history import History
 from conformance.targets import litellm as litellm_target
 from conformance.targets.base import RowRef
+from conformance.targets.kit import litellm_media_allowed
 from conformance.targets.openai_agents import OpenAIAgentsTarget
 
 __all__ = ["INSTALL_HINT", "OpenAIAgentsLiteLLMTarget", "route"]
@@ -44,8 +45,6 @@ _ROUTES: dict[str, Any] = litellm_target.ROUTES
 _ENV: str = litellm_target.ENV
 _import_litellm = litellm_target.import_litellm
 _installed = litellm_target._installed  # pyright: ignore[reportPrivateUsage]
-_environment = litellm_target._environment  # pyright: ignore[reportPrivateUsage]
-_loopback_media_allowed = litellm_target._loopback_media_allowed  # pyright: ignore[reportPrivateUsage]
 
 
 def route(row: RowRef, base: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, str]]:
@@ -114,8 +113,8 @@ class OpenAIAgentsLiteLLMTarget(OpenAIAgentsTarget):
         _, _, environment = route(row, base)
         litellm = _import_litellm()
         stack = ExitStack()
-        stack.enter_context(_environment(environment))
-        stack.enter_context(_loopback_media_allowed(litellm, history))
+        stack.enter_context(environment(environment))
+        stack.enter_context(litellm_media_allowed(litellm, history))
         return stack
 
     def repro(self, row: RowRef, history: History) -> str:

@@ -8,13 +8,20 @@ really send. Fill in the three places marked FILL, then run `pytest --snapshot-u
 - `_send`: rebuild the canonical history in the framework's own message types and make the call
   against `base_url`; a refusal the framework raises before sending propagates as it is.
 - `_stored`: the history after a round trip through the framework's own storage.
+
+The canonical history (every type and field), what each scenario holds, how to map a type or
+a style the framework has no word for, the optional attributes (`refusal_types`, `repro`,
+`unavailable`, `sdk_versions`, `layers`) and the recipes for LiteLLM, environment-configured
+clients and async frameworks are in the reference for target authors, shipped with the suite:
+`python -c "import conformance, pathlib; print(pathlib.Path(conformance.__file__).parent /
+'data/docs/history.md')"` (docs/history.md in the suite's repository).
 """
 
 from __future__ import annotations
 
 from conformance.history import History, dump, load
 from conformance.targets.base import Payload, RowRef
-from conformance.targets.kit import body_or_raise
+from conformance.targets.kit import body_or_raise, render_script
 
 APIS: frozenset[str] = frozenset()  # FILL: e.g. frozenset({"openai-chat", "anthropic"})
 
@@ -39,6 +46,12 @@ class Target:
 
     def render_stored(self, row: RowRef, history: History) -> Payload:
         return self.render(row, _stored(history))
+
+    def repro(self, row: RowRef, history: History) -> str:
+        """`conformance repro CELL --target __TARGET_NAME__` writes this script: it renders the
+        cell with this target and prints the request body. Before filing one upstream, return a
+        script that needs the framework alone (docs/history.md, "Reproducers")."""
+        return render_script(row, history, f"{__name__}:Target")
 
 
 def _send(row: RowRef, history: History, base_url: str) -> object:

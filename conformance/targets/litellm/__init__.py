@@ -33,22 +33,16 @@ The module imports without LiteLLM; the target then reports itself `unavailable`
 from __future__ import annotations
 
 import copy
-import os
 import threading
 import warnings
-from collections.abc import Generator
-from contextlib import contextmanager
 from importlib import metadata
 from typing import Any
-from urllib.parse import urlsplit
 
 from conformance.history import (
     History,
-    Message,
-    ToolResult,
 )
 from conformance.targets.base import Payload, RowRef
-from conformance.targets.kit import body_or_raise
+from conformance.targets.kit import body_or_raise, environment, litellm_media_allowed
 from conformance.targets.litellm._messages import (
     dump_messages,
     error_flag_declared,
@@ -96,55 +90,6 @@ def _missing() -> str | None:
     return None
 
 
-@contextmanager
-def _environment(values: dict[str, str]) -> Generator[None]:
-    before = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, value in before.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-def _loopback_hosts(history: History) -> list[str]:
-    """`host:port` of every media URL of the history on 127.0.0.1 (the suite's fixture host)."""
-    hosts: list[str] = []
-    for item in history:
-        parts = item.content if isinstance(item, ToolResult | Message) else []
-        for part in parts if isinstance(parts, list) else []:
-            url = getattr(part, "url", None)
-            found = urlsplit(url) if isinstance(url, str) else None
-            if found is not None and found.hostname == "127.0.0.1" and found.port is not None:
-                hosts.append(f"127.0.0.1:{found.port}")
-    return list(dict.fromkeys(hosts))
-
-
-@contextmanager
-def _loopback_media_allowed(litellm: Any, history: History) -> Generator[None]:
-    """Let LiteLLM download the suite's fixture URLs as it would a public URL.
-
-    LiteLLM refuses to fetch user-given URLs that resolve to private or loopback addresses
-    (`litellm_core_utils/url_utils.py`, `validate_url`) unless the host is on its documented
-    allowlist `litellm.user_url_allowed_hosts`. The fixture host serves on 127.0.0.1, so its
-    `host:port` (and nothing else) is allowed for the render; a release without the setting has
-    no such guard and needs nothing.
-    """
-    hosts = _loopback_hosts(history)
-    before = getattr(litellm, "user_url_allowed_hosts", None)
-    if not hosts or before is None:
-        yield
-        return
-    litellm.user_url_allowed_hosts = [*before, *hosts]
-    try:
-        yield
-    finally:
-        litellm.user_url_allowed_hosts = before
-
-
 class LiteLLMTarget:
     """`litellm.completion` per provider prefix, with the OpenAI-format history LiteLLM takes."""
 
@@ -187,12 +132,14 @@ class LiteLLMTarget:
 
         def send(base: str) -> None:
             kwargs = completion_kwargs(row, history, base)
-            with _environment(kwargs.pop(ENV, {})):
+            with environment(kwargs.pop(ENV, {})):
                 litellm.completion(messages=copy.deepcopy(messages), **kwargs)
 
         # LiteLLM imports provider modules lazily, on first use, and some of them warn (pydantic
         # `ReadOnly` TypedDicts); the suite runs with warnings as errors, LiteLLM users do not.
-        with _RENDER_LOCK, warnings.catch_warnings(), _loopback_media_allowed(litellm, history):
+        # The fixture host's URLs go on LiteLLM's allow-list for loopback downloads for the
+        # render (`kit.litellm_media_allowed`).
+        with _RENDER_LOCK, warnings.catch_warnings(), litellm_media_allowed(litellm, history):
             warnings.simplefilter("ignore")
             return body_or_raise(row.api, send)
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 import base64
 import importlib
 import json
-import os
-import warnings
 from typing import Any
 
 from conformance.history import (
@@ -21,6 +19,7 @@ from conformance.history import (
     ToolResult,
     Video,
 )
+from conformance.targets.kit import litellm_offline
 
 # --- history -> the OpenAI-format messages LiteLLM takes ----------------------------------------
 
@@ -160,10 +159,6 @@ def load_messages(stored: str) -> list[dict[str, Any]]:
 
 
 def import_litellm() -> Any:
-    # Offline: the bundled model-cost map, not a fetch from GitHub at import time.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    with warnings.catch_warnings():  # pydantic and deprecation warnings of LiteLLM's own modules
-        warnings.simplefilter("ignore")
-        litellm: Any = importlib.import_module("litellm")
-    litellm.suppress_debug_info = True  # no "Give Feedback" banner printed per failed call
-    return litellm
+    """LiteLLM, imported offline and quiet: the toolkit's recipe (`kit.litellm_offline`: its
+    bundled cost map, no feedback banner, its loggers at WARNING, no import warnings)."""
+    return litellm_offline()

@@ -23,7 +23,7 @@ from conformance.history import (
     Video,
 )
 from conformance.targets.base import Payload, RowRef
-from conformance.targets.kit import body_or_raise
+from conformance.targets.kit import body_or_raise, render_script
 
 APIS = {"openai-chat": "openai", "anthropic": "anthropic"}
 ROWS = frozenset({"openai-chat/gpt-6", "anthropic/claude-sonnet-5"})
@@ -42,6 +42,10 @@ class Target:
 
     def render_stored(self, row: RowRef, history: History) -> Payload:
         return self._send(row, toyfw.loads(toyfw.dumps(_items(history))))
+
+    def repro(self, row: RowRef, history: History) -> str:
+        """The template's stub, kept: the script renders the cell with this target."""
+        return render_script(row, history, f"{__name__}:Target")
 
     def _send(self, row: RowRef, items: list[toyfw.messages.Item]) -> Payload:
         def send(base_url: str) -> object:

@@ -1,0 +1,195 @@
+"""Recipes for the sub-layers a framework target often drives: a framework built on LiteLLM,
+clients configured from the environment, async frameworks, and a reproducer that works from
+the start. `conformance.targets.kit` re-exports them; `docs/history.md` shows each in use.
+
+- `litellm_offline()`: LiteLLM imported the way an offline, quiet run needs it: its bundled
+  model-cost map (`LITELLM_LOCAL_MODEL_COST_MAP=True`; it fetches one from GitHub at import
+  otherwise), no feedback banner per failed call, its loggers at WARNING, and the warnings its
+  own modules raise at import kept out of a run that treats warnings as errors.
+- `litellm_media_allowed(litellm, history)`: LiteLLM refuses to download URLs on private or
+  loopback addresses unless the host is on `litellm.user_url_allowed_hosts`; the suite's
+  fixture host serves on 127.0.0.1, so its `host:port` (`loopback_hosts`), and nothing else, is
+  put on that list for the block.
+- `environment(values)`: environment variables set for a block and restored after, for clients
+  that take their base URL or key only from the environment.
+- `run_async(make)`: the result of a coroutine, on an event loop kept per thread, so clients
+  bound to a loop stay usable from one render to the next (renders run on one worker thread).
+- `render_script(row, history, target)`: the source of a reproducer that renders one cell with
+  the target and prints the request body; a target's `repro` can return it until it has one
+  that needs the framework alone.
+
+None of these imports a framework at import time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import logging
+import os
+import threading
+import warnings
+from collections.abc import Awaitable, Callable, Generator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from conformance.history import History, Message, ToolResult, dump
+from conformance.scenarios.fixtures import stand_in_text
+from conformance.targets.base import RowRef
+
+__all__ = [
+    "environment",
+    "litellm_media_allowed",
+    "litellm_offline",
+    "loopback_hosts",
+    "render_script",
+    "run_async",
+]
+
+T = TypeVar("T")
+
+LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy")
+"""The loggers LiteLLM writes to (`litellm/_logging.py`)."""
+
+
+@contextmanager
+def environment(values: Mapping[str, str]) -> Generator[None]:
+    """Set `values` in `os.environ` for the block; each variable gets its old value (or none)
+    back after it, also when the block raises."""
+    before = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def loopback_hosts(history: History) -> list[str]:
+    """`127.0.0.1:<port>` of every media URL of the history on the loopback address (the
+    suite's fixture host), once each, in order."""
+    hosts: list[str] = []
+    for item in history:
+        content = item.content if isinstance(item, ToolResult | Message) else []
+        for part in content if isinstance(content, list) else []:
+            url = getattr(part, "url", None)
+            found = urlsplit(url) if isinstance(url, str) else None
+            if found is not None and found.hostname == "127.0.0.1" and found.port is not None:
+                hosts.append(f"127.0.0.1:{found.port}")
+    return list(dict.fromkeys(hosts))
+
+
+def litellm_offline() -> Any:
+    """The `litellm` module, imported for an offline and quiet run (see the module's text);
+    `ImportError` when LiteLLM is not installed. Calling it again is cheap."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    with warnings.catch_warnings():  # pydantic and deprecation warnings of LiteLLM's modules
+        warnings.simplefilter("ignore")
+        litellm: Any = importlib.import_module("litellm")
+    litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banner per failed call
+    for name in LITELLM_LOGGERS:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    return litellm
+
+
+@contextmanager
+def litellm_media_allowed(litellm: Any, history: History) -> Generator[None]:
+    """LiteLLM may download the history's fixture URLs for the block, as it would a public
+    URL: their `host:port` joins `litellm.user_url_allowed_hosts`, which is restored after. A
+    release without that setting has no such guard, and nothing is changed."""
+    hosts = loopback_hosts(history)
+    before = getattr(litellm, "user_url_allowed_hosts", None)
+    if not hosts or before is None:
+        yield
+        return
+    litellm.user_url_allowed_hosts = [*before, *hosts]
+    try:
+        yield
+    finally:
+        litellm.user_url_allowed_hosts = before
+
+
+_LOOPS = threading.local()
+
+
+def run_async(make: Callable[[], Awaitable[T]]) -> T:
+    """`await make()` from synchronous code, on this thread's own event loop (made on first
+    use and kept), so an async client built in one render can be used in the next. Called
+    from a coroutine (a loop already running on this thread), it raises `RuntimeError`: await
+    the framework's call there instead."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise RuntimeError("run_async was called with an event loop running; await it instead")
+    loop: asyncio.AbstractEventLoop | None = getattr(_LOOPS, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _LOOPS.loop = asyncio.new_event_loop()
+
+    async def call() -> T:
+        return await make()
+
+    return loop.run_until_complete(call())
+
+
+_SCRIPT = '''\
+#!/usr/bin/env python3
+"""{row_id}: the request the target {target} makes for this history.
+
+Run it in the project folder, with the framework and tool-result-conformance installed:
+it renders the cell with the target (the framework's own request, captured on 127.0.0.1,
+nothing leaves the machine) and prints the request body as JSON, or the error raised before
+sending. URL media is served on 127.0.0.1 by the suite's fixture host. Before filing it
+upstream, a script that needs the framework alone is better: see `repro` in docs/history.md.
+"""
+
+import base64
+import json
+import os
+import sys
+from pathlib import Path
+
+here = Path.cwd()
+project = next((f for f in (here, *here.parents) if (f / "pyproject.toml").is_file()), here)
+sys.path[:0] = list(dict.fromkeys([str(here), str(project)]))  # where the target's module is
+
+from conformance import ORIGIN_STAND_IN, RowRef, fixture_host, load, resolve_target
+
+ROW = RowRef(**json.loads({row!r}))
+HISTORY = {history!r}
+
+
+def _bytes(value):
+    return base64.b64encode(value).decode("ascii")
+
+
+history = load(HISTORY.replace(ORIGIN_STAND_IN, fixture_host().origin))
+target = resolve_target({target!r})
+try:
+    payload = target.render(ROW, history)
+except Exception as error:
+    print("raised before sending:", type(error).__module__ + "." + type(error).__qualname__)
+    print(error)
+else:
+    print(json.dumps(payload, indent=2, ensure_ascii=False, default=_bytes))
+'''
+
+
+def render_script(row: RowRef, history: History, target: str) -> str:
+    """The source of a script that renders `history` for `row` with the target `target`
+    (`module:attr`, imported from the folder the script runs in) and prints the request body
+    as indented JSON, or the error raised before sending. It needs the suite beside the
+    framework; fixture URLs are stored as `ORIGIN_STAND_IN` and served again when it runs."""
+    return _SCRIPT.format(
+        row_id=row.id,
+        target=target,
+        row=json.dumps(asdict(row)),
+        history=stand_in_text(dump(history).decode("utf-8")),
+    )
