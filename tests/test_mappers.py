@@ -423,6 +423,81 @@ def test_bedrock_system_and_merged_user_messages() -> None:
     ]
 
 
+OPEN_WEIGHT = ["llama-4", "mistral-large-3", "qwen3-vl", "deepseek"]
+
+
+@pytest.mark.parametrize("family", ["llama-4", "mistral-large-3", "qwen3-vl"])
+def test_bedrock_open_weight_media_gets_a_user_message_of_its_own(family: str) -> None:
+    payload = cell("bedrock-converse", family, "image")
+    roles = [m["role"] for m in payload["messages"]]
+    assert roles == ["user", "assistant", "user", "assistant", "user"]
+    results, bridge, media = payload["messages"][2:]
+    assert results["content"] == [
+        {
+            "toolResult": {
+                "toolUseId": CALL_ID,
+                "content": [{"text": bedrock_converse.MOVED_NEXT_POINTER}],
+            }
+        }
+    ]
+    assert bridge["content"] == [{"text": bedrock_converse.BRIDGE_TEXT}]
+    assert media["content"] == [
+        {"text": mark("image")},
+        {"image": {"format": "png", "source": {"bytes": PNG}}},
+    ]
+
+
+@pytest.mark.parametrize("family", OPEN_WEIGHT)
+def test_bedrock_open_weight_text_only_result_stays_one_message(family: str) -> None:
+    payload = cell("bedrock-converse", family, "text")
+    assert [m["role"] for m in payload["messages"]] == ["user", "assistant", "user"]
+    assert bedrock_tool_message(payload) == [
+        {"toolResult": {"toolUseId": CALL_ID, "content": [{"text": TEXT_FIXTURE}]}}
+    ]
+
+
+@pytest.mark.parametrize("family", OPEN_WEIGHT)
+def test_bedrock_open_weight_sends_no_status(family: str) -> None:
+    payload = render("bedrock-converse", family, with_result([Text(text="boom")], status="error"))
+    assert bedrock_tool_message(payload) == [
+        {"toolResult": {"toolUseId": CALL_ID, "content": [{"text": "boom"}]}}
+    ]
+
+
+@pytest.mark.parametrize("family", OPEN_WEIGHT)
+def test_bedrock_open_weight_later_user_message_is_bridged(family: str) -> None:
+    history = [*with_result([]), Message(role="user", content="And now?")]
+    payload = render("bedrock-converse", family, history)
+    assert [m["role"] for m in payload["messages"]] == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+    ]
+    assert payload["messages"][2]["content"] == [
+        {"toolResult": {"toolUseId": CALL_ID, "content": [{"json": {}}]}}
+    ]
+    assert payload["messages"][-1]["content"] == [{"text": "And now?"}]
+
+
+@pytest.mark.parametrize(
+    ("family", "content_type"),
+    [
+        ("llama-4", "audio"),
+        ("llama-4", "video"),
+        ("mistral-large-3", "video"),
+        ("qwen3-vl", "video"),
+        ("deepseek", "image"),
+        ("deepseek", "document"),
+    ],
+)
+def test_bedrock_open_weight_unsupported(family: str, content_type: ContentType) -> None:
+    with pytest.raises(UnsupportedContent) as raised:
+        cell("bedrock-converse", family, content_type)
+    assert raised.value.content_type == content_type
+
+
 # --- mistral ----------------------------------------------------------------------------
 
 

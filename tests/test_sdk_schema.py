@@ -45,6 +45,8 @@ SDK_MODULE = {
     "groq": "groq",
     "xai": "openai",
     "huggingface": "openai",
+    "anthropic-vertex": "anthropic",
+    "gemini-vertex": "google.genai",
 }
 """The module whose absence skips a test of an api."""
 
@@ -371,10 +373,31 @@ VALID: dict[str, dict[str, Any]] = {
     "xai": {**OPENAI_CHAT_VALID, "model": "grok-4", "search_parameters": {"mode": "off"}},
     "huggingface": {**OPENAI_CHAT_VALID, "model": "Qwen/Qwen2.5-VL-7B-Instruct"},
 }
+VALID["anthropic-vertex"] = {
+    "anthropic_version": "vertex-2023-10-16",
+    **{k: v for k, v in VALID["anthropic"].items() if k != "model"},
+}
+VALID["gemini-vertex"] = VALID["gemini"]
 
 
-def test_apis_are_the_ten_of_the_design() -> None:
+def test_apis_are_the_ten_of_the_design_and_the_two_vertex_ones() -> None:
     assert APIS == tuple(VALID) == tuple(SDK_MODULE)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({"model": "claude-sonnet-5-5"}, "model: not part of a Vertex body"),
+        ({"anthropic_version": "2023-06-01"}, "anthropic_version: Input should be"),
+        ({"anthropic_version": None}, "anthropic_version: Field required"),
+    ],
+)
+def test_anthropic_vertex_checks_its_two_differences(change: dict[str, Any], expected: str) -> None:
+    _needs_sdk("anthropic-vertex")
+    payload = {**VALID["anthropic-vertex"], **change}
+    payload = {k: v for k, v in payload.items() if v is not None}
+    problems = validate("anthropic-vertex", payload)
+    assert any(p.startswith(expected) for p in problems), problems
 
 
 @pytest.mark.parametrize("api", APIS)

@@ -42,8 +42,10 @@ def _messages(view: WireView, role: str) -> list[wire.WireMessage]:
 # -- registry -----------------------------------------------------------------------------
 
 
-def test_registry_names_the_ten_apis() -> None:
+def test_registry_names_the_ten_apis_and_the_vertex_ones() -> None:
     assert set(LOCATORS) == {
+        "anthropic-vertex",
+        "gemini-vertex",
         "openai-chat",
         "openai-responses",
         "anthropic",

@@ -72,12 +72,14 @@ NEW_APIS = {
 }
 
 
-def test_registry_lists_all_ten_apis() -> None:
+def test_registry_lists_all_twelve_apis() -> None:
     assert sorted(LOCATORS) == [
         "anthropic",
+        "anthropic-vertex",
         "bedrock-converse",
         "cohere",
         "gemini",
+        "gemini-vertex",
         "groq",
         "huggingface",
         "mistral",

@@ -23,6 +23,8 @@ Api = Literal[
     "groq",
     "xai",
     "huggingface",
+    "anthropic-vertex",
+    "gemini-vertex",
 ]
 """One provider wire format; the first half of a row id."""
 Source = Literal["inline", "url"]

@@ -116,6 +116,11 @@ def _gemini_content(match: re.Match[str], _: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _vertex_claude(match: re.Match[str], body: dict[str, Any]) -> dict[str, Any]:
+    """Claude on Vertex AI: the Messages answer; the model is the URL's."""
+    return {**_anthropic_message(match, body), "model": match["model"]}
+
+
 def _converse(_: re.Match[str], __: dict[str, Any]) -> dict[str, Any]:
     return {
         "output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}},
@@ -145,6 +150,21 @@ ROUTES: Final[tuple[tuple[re.Pattern[str], _Answer], ...]] = (
     (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), _gemini_content),
     (re.compile(r"/model/(?P<model>[^/]+)/converse"), _converse),
     (re.compile(r"/v2/chat"), _cohere_chat),
+    # Vertex AI: Claude (anthropic's AnthropicVertex) and Gemini (google-genai, vertexai=True).
+    (
+        re.compile(
+            r"/v1/projects/[^/]+/locations/[^/]+/publishers/anthropic/models/"
+            r"(?P<model>[^/:]+):(?:rawPredict|streamRawPredict)"
+        ),
+        _vertex_claude,
+    ),
+    (
+        re.compile(
+            r"/v1(?:beta1)?/(?:projects/[^/]+/locations/[^/]+/)?publishers/google/models/"
+            r"(?P<model>[^/:]+):generateContent"
+        ),
+        _gemini_content,
+    ),
 )
 """Path (without the query) -> the answer."""
 

@@ -28,6 +28,7 @@ changes); the cassette shows what it really sent.
 from __future__ import annotations
 
 import importlib
+import os
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +38,12 @@ from typing import Any, Final
 from conformance.recording.sdk_schema import SdkMissing
 
 __all__ = ["APIS", "CANONICAL", "FAKE_KEYS", "KEY_SLOT", "LIVE_KEYS", "SdkMissing", "Senders"]
+
+VERTEX_CLAUDE_REGION: Final = "us-east5"
+VERTEX_GEMINI_REGION: Final = "us-central1"
+VERTEX_PROJECT_ENV: Final = "GOOGLE_CLOUD_PROJECT"
+"""The Google Cloud project of a live Vertex recording (not a secret; `conformance-project`
+against the double)."""
 
 CANONICAL: Final[Mapping[str, str]] = {
     "openai-chat": "https://api.openai.com/v1",
@@ -49,6 +56,8 @@ CANONICAL: Final[Mapping[str, str]] = {
     "groq": "https://api.groq.com",
     "xai": "https://api.x.ai/v1",
     "huggingface": "https://router.huggingface.co/v1",
+    "anthropic-vertex": f"https://{VERTEX_CLAUDE_REGION}-aiplatform.googleapis.com/v1",
+    "gemini-vertex": f"https://{VERTEX_GEMINI_REGION}-aiplatform.googleapis.com",
 }
 """Each api's real base URL, as its client is configured for it (path prefix included)."""
 
@@ -67,6 +76,8 @@ LIVE_KEYS: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
     "groq": (("GROQ_API_KEY",),),
     "xai": (("XAI_API_KEY",),),
     "huggingface": (("HF_TOKEN",),),
+    "anthropic-vertex": (("GOOGLE_CLOUD_ACCESS_TOKEN",),),
+    "gemini-vertex": (("GOOGLE_CLOUD_ACCESS_TOKEN",),),
 }
 """Per api, the environment variables a live recording needs: each inner tuple is one
 credential, given by any of its names (`AWS_SESSION_TOKEN` is used when set)."""
@@ -82,6 +93,7 @@ FAKE_KEYS: Final[Mapping[str, str]] = {
     "groq": "gsk_double0not0a0real0key00000000000000",
     "xai": "xai-double0not0a0real0key0000000000000000",
     "huggingface": "hf_double0not0a0real0key000000000000",
+    "vertex": "ya29.double0not0a0real0token0000000000",
 }
 """Credential-shaped fakes for the double and for replay: each one matches the secret
 scanner's pattern for its provider, so a filter that lets one through fails `nox -s lint`."""
@@ -96,6 +108,8 @@ KEY_SLOT: Final[Mapping[str, str]] = {  # api -> its entry in `keys` (Bedrock ha
     "groq": "groq",
     "xai": "xai",
     "huggingface": "huggingface",
+    "anthropic-vertex": "vertex",
+    "gemini-vertex": "vertex",
 }
 
 _REQUIREMENTS: Final[Mapping[str, str]] = {
@@ -203,6 +217,41 @@ def _gemini(senders: Senders, api: str) -> Any:
     )
 
 
+def _vertex_project() -> str:
+    return os.environ.get(VERTEX_PROJECT_ENV) or "conformance-project"
+
+
+def _anthropic_vertex(senders: Senders, api: str) -> Any:
+    """anthropic's own Vertex client, given an OAuth access token (no google-auth lookup)."""
+    return _sdk("anthropic").AnthropicVertex(
+        region=VERTEX_CLAUDE_REGION,
+        project_id=_vertex_project(),
+        access_token=senders.key(api),
+        base_url=senders.base_urls[api],
+        max_retries=0,
+        timeout=senders.timeout,
+    )
+
+
+def _gemini_vertex(senders: Senders, api: str) -> Any:
+    """google-genai's Vertex AI client, with the access token as its credentials."""
+    genai = _sdk("google.genai")
+    types = genai.types
+    credentials = importlib.import_module("google.oauth2.credentials")
+    return genai.Client(
+        vertexai=True,
+        project=_vertex_project(),
+        location=VERTEX_GEMINI_REGION,
+        credentials=credentials.Credentials(token=senders.key(api)),
+        http_options=types.HttpOptions(
+            base_url=senders.base_urls[api],
+            api_version="v1beta1",
+            timeout=int(senders.timeout * 1000),
+            retry_options=types.HttpRetryOptions(attempts=1),
+        ),
+    )
+
+
 def _bedrock(senders: Senders, api: str) -> Any:
     boto3 = _sdk("boto3")
     config = _sdk("botocore").config.Config(
@@ -266,6 +315,8 @@ _BUILD: Final[Mapping[str, Callable[[Senders, str], Any]]] = {
     "groq": _groq,
     "xai": _openai,
     "huggingface": _openai,
+    "anthropic-vertex": _anthropic_vertex,
+    "gemini-vertex": _gemini_vertex,
 }
 
 
@@ -318,6 +369,18 @@ def _generate_content(client: Any, model: str, payload: dict[str, Any]) -> Any:
     return client.models.generate_content(model=model, contents=contents, config=config or None)
 
 
+def _vertex_messages(client: Any, model: str, payload: dict[str, Any]) -> Any:
+    """AnthropicVertex puts `model` into the URL; the body's own `anthropic_version` goes as
+    extra body, which the client keeps (it only sets one when none is given)."""
+    body = {key: value for key, value in payload.items() if key != "anthropic_version"}
+    extra = (
+        {"anthropic_version": payload["anthropic_version"]}
+        if "anthropic_version" in payload
+        else {}
+    )
+    return client.messages.create(model=model, **body, extra_body=extra or None)
+
+
 def _converse(client: Any, _: str, payload: dict[str, Any]) -> Any:
     return client.converse(**payload)
 
@@ -341,4 +404,6 @@ _SEND: Final[Mapping[str, Callable[[Any, str, dict[str, Any]], Any]]] = {
     "groq": _chat,
     "xai": _chat,
     "huggingface": _chat,
+    "anthropic-vertex": _vertex_messages,
+    "gemini-vertex": _generate_content,
 }

@@ -12,9 +12,11 @@ from typing import Any
 
 from conformance.wire import (
     anthropic,
+    anthropic_vertex,
     bedrock_converse,
     cohere,
     gemini,
+    gemini_vertex,
     groq,
     huggingface,
     mistral,
@@ -69,6 +71,8 @@ LOCATORS: dict[str, Locator] = {
     groq.API: groq.locate,
     xai.API: xai.locate,
     huggingface.API: huggingface.locate,
+    anthropic_vertex.API: anthropic_vertex.locate,
+    gemini_vertex.API: gemini_vertex.locate,
 }
 
 

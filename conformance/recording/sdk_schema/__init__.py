@@ -14,6 +14,9 @@ payload verbatim and validating it means calling the SDK's types directly:
 - Pydantic-model SDKs (google-genai, cohere): the model classes; cohere's models keep unknown
   keys (`extra="allow"`), which are reported the same way. Gemini gets our own MIME allowlist
   for `functionResponse.parts`, which the SDK does not check.
+- Claude and Gemini on Vertex AI: the Messages and generateContent recipes (the Vertex bodies
+  are theirs, the model in the URL); Claude's body is checked first for its two documented
+  differences, no `model` and `anthropic_version: "vertex-2023-10-16"`.
 - botocore (Bedrock Converse): `ParamValidator` against the Converse input shape, plus the two
   checks botocore skips: enum values, and blobs given as `str` (double-encoded on the wire).
 
@@ -110,6 +113,38 @@ def _anthropic(payload: Mapping[str, Any]) -> list[str]:
         "messages",
         v.sdk_type("anthropic.types", "MessageParam"),
     )
+
+
+ANTHROPIC_VERTEX_VERSION: Final = "vertex-2023-10-16"
+"""The `anthropic_version` Anthropic's Vertex page documents for the body
+(https://docs.anthropic.com/en/api/claude-on-vertex-ai)."""
+
+
+def _anthropic_vertex_versions() -> frozenset[str]:
+    """The documented version, and the one the installed anthropic SDK's `AnthropicVertex`
+    sends when the caller gives none (anthropic 2.15.0 sends its `ANTHROPIC_API_VERSION`,
+    2026-10-21): a body the official client builds is not a finding."""
+    constants = v.sdk_module("anthropic._constants")
+    own = getattr(constants, "ANTHROPIC_API_VERSION", None)
+    return frozenset({ANTHROPIC_VERTEX_VERSION, *([own] if isinstance(own, str) else [])})
+
+
+def _anthropic_vertex(payload: Mapping[str, Any]) -> list[str]:
+    """The Messages types, after the two documented differences are checked: no `model` in
+    the body (the endpoint URL names it) and an `anthropic_version` in it."""
+    problems: list[str] = []
+    if "model" in payload:
+        problems.append("model: not part of a Vertex body; the endpoint URL names the model")
+    version = payload.get("anthropic_version")
+    allowed = " or ".join(repr(x) for x in sorted(_anthropic_vertex_versions()))
+    if version is None:
+        problems.append(
+            f"anthropic_version: Field required (Vertex takes it in the body: {allowed})"
+        )
+    elif version not in _anthropic_vertex_versions():
+        problems.append(f"anthropic_version: Input should be {allowed}")
+    rest = {k: value for k, value in payload.items() if k not in ("model", "anthropic_version")}
+    return problems + _anthropic({"model": "vertex-url-model", **rest})
 
 
 def _groq(payload: Mapping[str, Any]) -> list[str]:
@@ -327,6 +362,8 @@ _VALIDATORS: Final[Mapping[str, Callable[[Mapping[str, Any]], list[str]]]] = {
     "groq": _groq,
     "xai": _openai_compatible,
     "huggingface": _openai_compatible,
+    "anthropic-vertex": _anthropic_vertex,
+    "gemini-vertex": _gemini,
 }
 
 APIS: Final = tuple(_VALIDATORS)

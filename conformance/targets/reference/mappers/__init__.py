@@ -8,9 +8,11 @@ from typing import Any
 from conformance.history import History
 from conformance.targets.reference.mappers import (
     anthropic,
+    anthropic_vertex,
     bedrock_converse,
     cohere,
     gemini,
+    gemini_vertex,
     groq,
     huggingface,
     mistral,
@@ -35,4 +37,6 @@ MAPPERS: dict[str, Mapper] = {
     "groq": (groq.PROFILES, groq.render),
     "xai": (xai.PROFILES, xai.render),
     "huggingface": (huggingface.PROFILES, huggingface.render),
+    "anthropic-vertex": (anthropic_vertex.PROFILES, anthropic_vertex.render),
+    "gemini-vertex": (gemini_vertex.PROFILES, gemini_vertex.render),
 }

@@ -25,6 +25,15 @@ and https://docs.aws.amazon.com/nova/latest/userguide/tool-use.html.
   block holds one neutral text, `MOVED_POINTER`; an empty result holds `{"json": {}}`.
 - Converse wants roles to alternate, so consecutive messages of one role are merged, and it
   wants `toolConfig` whenever the messages hold tool blocks.
+- Open-weight families (Llama 4, Mistral, Qwen, DeepSeek; profile flag `SEPARATE_TURN`) refuse
+  a user message that holds `toolResult` blocks beside other blocks ("Conversation blocks and
+  tool result blocks cannot be provided in the same turn", reported for Llama 4 Maverick in
+  strands-agents/harness-sdk#1223). Their tool results get a message of their own; what follows
+  them (fallback media behind its marker, a later user message) goes into the next user
+  message, after an assistant message holding `BRIDGE_TEXT`, since roles must alternate. A
+  result whose every part moved then holds `MOVED_NEXT_POINTER`.
+- `status` is documented for Nova and Claude only; families with the profile flag `NO_STATUS`
+  get the error text as it is, with no `status`.
 """
 
 from __future__ import annotations
@@ -57,11 +66,27 @@ from conformance.targets.reference.mappers._common import (
     text_of,
 )
 
-__all__ = ["MOVED_POINTER", "PROFILES", "render"]
+__all__ = [
+    "BRIDGE_TEXT",
+    "MOVED_NEXT_POINTER",
+    "MOVED_POINTER",
+    "NO_STATUS",
+    "PROFILES",
+    "SEPARATE_TURN",
+    "render",
+]
 
 API = "bedrock-converse"
 MOVED_POINTER = "The output of this tool call follows in this message."
 """The text of a `toolResult` whose every part moved to the user message."""
+MOVED_NEXT_POINTER = "The output of this tool call follows in the next user message."
+"""The same, for a family whose tool-result message holds nothing else (`SEPARATE_TURN`)."""
+BRIDGE_TEXT = "The tool output continues in the next message."
+"""The assistant message between a tool-result message and the user message after it."""
+SEPARATE_TURN = "separate-tool-turn"
+"""Profile flag: a user message holding `toolResult` blocks may hold nothing else."""
+NO_STATUS = "no-error-status"
+"""Profile flag: `toolResult.status` is not documented for the family, so it is never sent."""
 
 _IMAGE_FORMATS = {
     "image/png": "png",
@@ -139,6 +164,50 @@ PROFILES = {
             "audio": frozenset(_AUDIO_FORMATS),
         },
     ),
+    # Open-weight families: no media in toolResult (the image member is documented for Nova
+    # and Claude only; no model page says these read documents there), no status, and a
+    # tool-result message of its own (SEPARATE_TURN).
+    "llama-4": Profile(
+        api=API,
+        model="us.meta.llama4-maverick-17b-instruct-v1:0",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "image", "document"}),
+        media_types={
+            "image": frozenset(_IMAGE_FORMATS),
+            "document": frozenset(_DOCUMENT_FORMATS),
+        },
+        flags=frozenset({SEPARATE_TURN, NO_STATUS}),
+    ),
+    "mistral-large-3": Profile(
+        api=API,
+        model="mistral.mistral-large-3-675b-instruct",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "image", "document"}),
+        media_types={
+            "image": frozenset(_IMAGE_FORMATS),
+            "document": frozenset(_DOCUMENT_FORMATS),
+        },
+        flags=frozenset({SEPARATE_TURN, NO_STATUS}),
+    ),
+    "qwen3-vl": Profile(
+        api=API,
+        model="qwen.qwen3-vl-235b-a22b",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "image", "document"}),
+        media_types={
+            "image": frozenset(_IMAGE_FORMATS),
+            "document": frozenset(_DOCUMENT_FORMATS),
+        },
+        flags=frozenset({SEPARATE_TURN, NO_STATUS}),
+    ),
+    # DeepSeek V3.2 takes text only (its Bedrock model card), so every media type raises.
+    "deepseek": Profile(
+        api=API,
+        model="deepseek.v3.2",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text"}),
+        flags=frozenset({SEPARATE_TURN, NO_STATUS}),
+    ),
 }
 
 
@@ -176,14 +245,15 @@ def _map_part(part: Part) -> dict[str, Any]:
             assert_never(part)
 
 
-def _tool_result(routed: RoutedResult, moved_ids: set[str]) -> dict[str, Any]:
+def _tool_result(profile: Profile, routed: RoutedResult, moved_ids: set[str]) -> dict[str, Any]:
     content = [_map_part(p) for p in routed.native]
     if not content:
         moved = routed.result.tool_call_id in moved_ids
         empty: dict[str, Any] = {"json": {}}
-        content = [{"text": MOVED_POINTER} if moved else empty]
+        pointer = MOVED_NEXT_POINTER if SEPARATE_TURN in profile.flags else MOVED_POINTER
+        content = [{"text": pointer} if moved else empty]
     block: dict[str, Any] = {"toolUseId": routed.result.tool_call_id, "content": content}
-    if routed.result.status == "error":
+    if routed.result.status == "error" and NO_STATUS not in profile.flags:
         block["status"] = "error"
     return {"toolResult": block}
 
@@ -194,11 +264,28 @@ def _content(message: Message) -> list[dict[str, Any]]:
     return [_map_part(p) for p in message_parts(message)]
 
 
-def _append(messages: list[dict[str, Any]], role: str, content: list[dict[str, Any]]) -> None:
+def _append(
+    profile: Profile, messages: list[dict[str, Any]], role: str, content: list[dict[str, Any]]
+) -> None:
+    """Add a message, merged into the last one when it has the same role; for a
+    `SEPARATE_TURN` family, a user message holding `toolResult` blocks is never merged with
+    other user content: an assistant bridge comes between them."""
     if messages and messages[-1]["role"] == role:
-        messages[-1]["content"].extend(content)
+        last: list[dict[str, Any]] = messages[-1]["content"]
+        if role == "user" and SEPARATE_TURN in profile.flags and _mixes(last, content):
+            messages.append({"role": "assistant", "content": [{"text": BRIDGE_TEXT}]})
+            messages.append({"role": role, "content": content})
+            return
+        last.extend(content)
     else:
         messages.append({"role": role, "content": content})
+
+
+def _mixes(last: list[dict[str, Any]], content: list[dict[str, Any]]) -> bool:
+    """Whether merging `content` into `last` would put toolResult and other blocks together."""
+    blocks = [*last, *content]
+    results = sum("toolResult" in block for block in blocks)
+    return 0 < results < len(blocks)
 
 
 def _tool_config(history: History) -> dict[str, Any] | None:
@@ -220,21 +307,28 @@ def render(profile: Profile, history: History) -> dict[str, Any]:
             case MessageTurn(message=message) if message.role == "system":
                 system.extend({"text": t.text} for t in text_of(message.content))
             case MessageTurn(message=message):
-                _append(messages, message.role, _content(message))
+                _append(profile, messages, message.role, _content(message))
             case AssistantTurn(text=text, calls=calls):
                 content: list[dict[str, Any]] = [_map_part(t) for t in text]
                 content.extend(
                     {"toolUse": {"toolUseId": c.tool_call_id, "name": c.name, "input": c.arguments}}
                     for c in calls
                 )
-                _append(messages, "assistant", content)
+                _append(profile, messages, "assistant", content)
             case ToolTurn(results=results, moved=moved):
                 moved_ids = {entry.result.tool_call_id for entry in moved}
-                content = [_tool_result(routed, moved_ids) for routed in results]
+                _append(
+                    profile,
+                    messages,
+                    "user",
+                    [_tool_result(profile, routed, moved_ids) for routed in results],
+                )
+                fallback: list[dict[str, Any]] = []
                 for entry in moved:
-                    content.append({"text": marker_text(entry.result)})
-                    content.extend(_map_part(m) for m in entry.media)
-                _append(messages, "user", content)
+                    fallback.append({"text": marker_text(entry.result)})
+                    fallback.extend(_map_part(m) for m in entry.media)
+                if fallback:
+                    _append(profile, messages, "user", fallback)
             case _:
                 assert_never(turn)
     body: dict[str, Any] = {"modelId": profile.model}

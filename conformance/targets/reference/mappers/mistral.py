@@ -68,6 +68,20 @@ PROFILES = {
             "document": frozenset({"application/pdf"}),
         },
     ),
+    # Mistral Large 3 takes text and image (its model card); documents by document_url, as
+    # the document QnA page shows for chat models.
+    "mistral-large-3": Profile(
+        api=API,
+        model="mistral-large-2512",
+        tool_result=frozenset({"text"}),
+        user=frozenset({"text", "image", "document"}),
+        url=frozenset({"image", "document"}),
+        url_only=frozenset({"document"}),
+        media_types={
+            "image": frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"}),
+            "document": frozenset({"application/pdf"}),
+        },
+    ),
     "voxtral-small": Profile(
         api=API,
         model="voxtral-small-2507",
