@@ -128,10 +128,13 @@ def conformance(session: nox.Session) -> None:
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
 # litellm: 1.110.2 is the newest release (late 2026-11); 1.100.0 was built 2026-09-06; 1.90.0
 # came out in 2026-06 (its 1.90.x patches are in the 2026-07-04 notes, BerriAI/litellm-docs#485).
+# strands-agents: 1.62.0 is the newest (2026-10); 1.54.0 was the newest on 2026-09-01 and 1.45.0
+# on 2026-07-01 (uv `--exclude-newer` at those dates).
 TARGETS = {
     "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
     "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
     "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
+    "strands": ("strands", ("1.62.0", "1.54.0", "1.45.0")),
 }
 
 # A target made of several distributions installs a pin set per version instead of

@@ -302,6 +302,16 @@ def conformance_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(PayloadSnapshot)
 
 
+def _cell_reason(target: Target, cell: CellSpec) -> str | None:
+    """A target's optional `supports_cell(row, content_type, source, style)`: why the framework
+    has no form for this cell (a feature it does not have), else None."""
+    check = getattr(target, "supports_cell", None)
+    if check is None:
+        return None
+    reason: str | None = check(row_ref(cell), cell.content_type, cell.source, cell.style)
+    return reason
+
+
 def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     """The body of every generated test. Only the snapshot check asks for syrupy's fixture."""
     item = request.node
@@ -339,7 +349,11 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
         "link": None,
     }
     item.user_properties.append((_RECORD, record))
-    reason = getattr(target, "unavailable", None) or target.supports(row_ref(cell))
+    reason = (
+        getattr(target, "unavailable", None)
+        or target.supports(row_ref(cell))
+        or _cell_reason(target, cell)
+    )
     if reason is not None:
         record["detail"] = reason
         pytest.skip(reason)

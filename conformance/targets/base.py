@@ -50,6 +50,9 @@ class Target(Protocol):
       request and answers 400, and prints the captured request body as indented JSON (URL
       media: the script serves the fixture bytes itself on 127.0.0.1). `conformance repro`
       adds a header with the cell, its expectation and the expected shape.
+    - `supports_cell(row, content_type, source, style) -> str | None`: why the framework has no
+      form for a cell (a feature it does not have, e.g. no URL source for media), else None;
+      the cell is skipped with that reason, as for `supports`.
     - `unavailable`: `None`, or why the target cannot run here, e.g. `"pydantic-ai is not
       installed: pip install ..."`. Its tests then skip with that reason, or the run stops
       with `--conformance-require-targets` (or `CONFORMANCE_REQUIRE_TARGETS=1`), as a nox

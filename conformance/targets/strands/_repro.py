@@ -1,0 +1,151 @@
+"""A standalone reproducer for one cell: Strands and the standard library only.
+
+The script holds the cell's history as Strands messages (Python literals, media as bytes) and
+each pending call's `ToolResult`; it builds the row's Strands provider class with its base URL on
+a stdlib `http.server` on 127.0.0.1 (which records the request and answers 400), gives an
+`Agent` those messages and one `@tool` per tool name that returns its call's result, and calls
+`agent()`, as the target does. It prints the captured request body as indented JSON, or what
+Strands raised before sending.
+"""
+
+from __future__ import annotations
+
+import pprint
+
+from conformance.history import History, ToolCall, ToolResult
+from conformance.targets.base import RowRef
+from conformance.targets.strands._messages import system_prompt, to_messages
+from conformance.targets.strands._models import API_KEY, MAX_TOKENS
+
+__all__ = ["repro_script"]
+
+_MODELS = {
+    "openai-chat": (
+        "from strands.models.openai import OpenAIModel",
+        'OpenAIModel(client_args={{"api_key": KEY, "base_url": BASE + "/v1"}}, model_id={model!r})',
+    ),
+    "openai-responses": (
+        "from strands.models.openai_responses import OpenAIResponsesModel",
+        'OpenAIResponsesModel(client_args={{"api_key": KEY, "base_url": BASE + "/v1"}}, '
+        "model_id={model!r})",
+    ),
+    "anthropic": (
+        "from strands.models.anthropic import AnthropicModel",
+        'AnthropicModel(client_args={{"api_key": KEY, "base_url": BASE}}, model_id={model!r}, '
+        f"max_tokens={MAX_TOKENS})",
+    ),
+    "gemini": (
+        "from strands.models.gemini import GeminiModel",
+        'GeminiModel(client_args={{"api_key": KEY, "http_options": {{"base_url": BASE}}}}, '
+        "model_id={model!r})",
+    ),
+    "bedrock-converse": (
+        "import boto3\nfrom strands.models.bedrock import BedrockModel",
+        'BedrockModel(boto_session=boto3.Session(aws_access_key_id="AKIACONFORMANCE0000", '
+        'aws_secret_access_key=KEY, region_name="us-east-1"), endpoint_url=BASE, '
+        "model_id={model!r})",
+    ),
+    "mistral": (
+        "from strands.models.mistral import MistralModel",
+        'MistralModel(api_key=KEY, client_args={{"server_url": BASE}}, model_id={model!r})',
+    ),
+}
+
+_TEMPLATE = '''\
+"""Reproducer: {row}, {model}.
+
+What Strands Agents sends to the {api} api for a tool result, captured offline: the request
+goes to a local server on 127.0.0.1 that records it and answers 400.
+Needs: pip install "strands-agents[openai,anthropic,gemini,mistral]"
+"""
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from strands import Agent, tool
+{model_import}
+
+KEY = {key!r}
+CAPTURED = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_POST(self):  # the provider api: record, answer 400
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        CAPTURED.append((self.path, body))
+        reply = json.dumps({{"error": {{"message": "recorded", "type": "invalid_request_error"}}}})
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.send_header("connection", "close")
+        self.end_headers()
+        self.wfile.write(reply.encode())
+
+    def log_message(self, *args):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+BASE = "http://127.0.0.1:%d/api" % server.server_address[1]
+
+# What each pending call's tool returns, by call id: a Strands ToolResult without its id.
+RESULTS = {results}
+
+
+def make_tool(name):
+    def returns(tool_context):
+        return dict(RESULTS.get(tool_context.tool_use["toolUseId"], {{"status": "success", "content": []}}))
+
+    returns.__name__ = name
+    returns.__doc__ = "Return what the scenario's tool returned for this call."
+    return tool(name=name, description=returns.__doc__, context=True)(returns)
+
+
+messages = {messages}
+
+agent = Agent(
+    model={model_source},
+    messages=messages,
+    tools=[make_tool(name) for name in {tools!r}],
+    system_prompt={system!r},
+    callback_handler=None,
+)
+raised = None
+try:
+    agent()
+except Exception as error:  # the 400 answer, or a refusal before sending
+    raised = getattr(error, "original_exception", error)
+server.shutdown()
+if CAPTURED:
+    path, body = CAPTURED[0]
+    print("POST", path)
+    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
+else:
+    print("nothing sent; raised %s: %s" % (type(raised).__name__, raised))
+'''
+
+
+def repro_script(row: RowRef, history: History, planned: bool) -> str:
+    """The source of the reproducer for `row` and `history`: the tools produce the last turn
+    where `planned` (the target's `plan`), else the stored messages are sent as they are."""
+    from conformance.targets.strands import plan
+
+    steps = plan(history) if planned else None
+    head = steps.head if steps is not None else history
+    results = steps.results if steps is not None else {}
+    model_import, source = _MODELS[row.api]
+    names = list(dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult)))
+    return _TEMPLATE.format(
+        row=row.id,
+        model=row.model,
+        api=row.api,
+        model_import=model_import,
+        key=API_KEY,
+        results=pprint.pformat(results, width=96, sort_dicts=False),
+        messages=pprint.pformat(to_messages(head), width=96, sort_dicts=False),
+        model_source=source.format(model=row.model),
+        tools=names,
+        system=system_prompt(history),
+    )
