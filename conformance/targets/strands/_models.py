@@ -91,7 +91,9 @@ def _mistral(row: RowRef, base: str) -> Any:
 
 
 MODELS: dict[str, ModelSpec] = {
-    "openai-chat": ModelSpec("strands.models.openai", "OpenAIModel", "openai", "openai", _openai("OpenAIModel")),
+    "openai-chat": ModelSpec(
+        "strands.models.openai", "OpenAIModel", "openai", "openai", _openai("OpenAIModel")
+    ),
     "openai-responses": ModelSpec(
         "strands.models.openai_responses",
         "OpenAIResponsesModel",
@@ -99,11 +101,15 @@ MODELS: dict[str, ModelSpec] = {
         "openai",
         _openai("OpenAIResponsesModel"),
     ),
-    "anthropic": ModelSpec("strands.models.anthropic", "AnthropicModel", "anthropic", "anthropic", _anthropic),
+    "anthropic": ModelSpec(
+        "strands.models.anthropic", "AnthropicModel", "anthropic", "anthropic", _anthropic
+    ),
     "gemini": ModelSpec("strands.models.gemini", "GeminiModel", "gemini", "google-genai", _gemini),
     "bedrock-converse": ModelSpec("strands.models.bedrock", "BedrockModel", "", "boto3", _bedrock),
-    "mistral": ModelSpec("strands.models.mistral", "MistralModel", "mistral", "mistralai", _mistral),
-}  # fmt: skip
+    "mistral": ModelSpec(
+        "strands.models.mistral", "MistralModel", "mistral", "mistralai", _mistral
+    ),
+}
 """The provider class of each api Strands serves natively."""
 
 

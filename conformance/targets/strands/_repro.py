@@ -96,7 +96,8 @@ RESULTS = {results}
 
 def make_tool(name):
     def returns(tool_context):
-        return dict(RESULTS.get(tool_context.tool_use["toolUseId"], {{"status": "success", "content": []}}))
+        empty = {{"status": "success", "content": []}}
+        return dict(RESULTS.get(tool_context.tool_use["toolUseId"], empty))
 
     returns.__name__ = name
     returns.__doc__ = "Return what the scenario's tool returned for this call."
