@@ -161,7 +161,7 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
-SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target"}
+SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target", "strands": "slow-target"}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on

@@ -51,7 +51,7 @@ def test_entry_point_names_the_target(target: StrandsTarget) -> None:
     assert isinstance(found, StrandsTarget)
     assert found.version[0].isdigit()
     assert found.unavailable is None
-    assert target.refusal_types == (TypeError,)
+    assert target.refusal_types == (TypeError, ValueError)
     assert {"openai", "anthropic", "boto3"} <= set(target.sdk_versions)
 
 

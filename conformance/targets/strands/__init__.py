@@ -206,6 +206,27 @@ class _quiet:
         self._logger.setLevel(self._level)
 
 
+def _refusal_types() -> tuple[type[BaseException], ...]:
+    """What the installed release's provider classes raise, before sending, for content their
+    api cannot carry (docs/strands.md#refusals reads each one):
+
+    - `TypeError`, in every release run: every content formatter's `content_type=<...> |
+      unsupported type` (`format_request_message_content` in `models/openai.py`,
+      `_format_request_message_content` in `models/anthropic.py`, `models/bedrock.py` and
+      `models/mistral.py`, `_format_request_content_part` in `models/gemini.py`), and
+      Anthropic's and Mistral's `unsupported format`;
+    - `ValueError`, where `models/openai_responses.py` has its media size limit
+      (`_MAX_MEDIA_SIZE_BYTES`: a tool-result image or document over 20 MB)."""
+    found: list[type[BaseException]] = [TypeError]
+    try:
+        responses = importlib.import_module("strands.models.openai_responses")
+    except ImportError:
+        responses = None
+    if responses is not None and hasattr(responses, "_MAX_MEDIA_SIZE_BYTES"):
+        found.append(ValueError)
+    return tuple(found)
+
+
 class StrandsTarget:
     """A Strands `Agent` with the scenario's `@tool` functions and each api's provider class."""
 
@@ -216,14 +237,8 @@ class StrandsTarget:
         self.version = _version(DISTRIBUTION) or "not installed"
         self.sdk_versions = {n: v for n in SDKS if (v := _version(n)) is not None}
         self.refusal_types: tuple[type[BaseException], ...] = ()
-        """`TypeError`: what every provider class's content formatter raises, before
-        sending, for a content block its api has no form for (`format_request_message_content`
-        in `models/openai.py`, `_format_request_message_content` in `models/anthropic.py` and
-        `models/bedrock.py`, `_format_request_content_part` in `models/gemini.py`, and
-        `models/mistral.py`: `content_type=<...> | unsupported type`, or `unsupported format`).
-        docs/strands.md#refusals reads each one."""
         if self.unavailable is None:
-            self.refusal_types = (TypeError,)
+            self.refusal_types = _refusal_types()
 
     def supports(self, row: RowRef) -> str | None:
         if self.unavailable is not None:
