@@ -137,7 +137,8 @@ def plan(history: History) -> Plan | None:
 def _tools(history: History, results: dict[str, dict[str, Any]]) -> list[Any]:
     """One `@tool` per tool name of the history; for a call it returns that call's result
     (`results`), for a call the history left unanswered an empty success."""
-    from strands import tool
+    strands: Any = importlib.import_module("strands")
+    tool: Any = strands.tool
 
     def make(name: str) -> Any:
         def returns(tool_context: Any) -> dict[str, Any]:
@@ -168,13 +169,13 @@ def _run(
     row: RowRef, history: History, messages: list[dict[str, Any]], results: dict[str, Any]
 ) -> tuple[Payload, list[dict[str, Any]]]:
     """`agent()` with these stored messages and tools; the payload and the agent's messages."""
-    from strands import Agent
-
+    strands: Any = importlib.import_module("strands")
+    agent_class: Any = strands.Agent
     spec = MODELS[row.api]
     held: list[list[dict[str, Any]]] = []
 
     def send(base: str) -> None:
-        agent: Any = Agent(
+        agent: Any = agent_class(
             model=spec.build(row, base),
             messages=copy.deepcopy(messages),
             tools=_tools(history, results),
