@@ -43,11 +43,14 @@ from __future__ import annotations
 import copy
 import importlib
 import logging
+import os
 import threading
 import warnings
+from collections.abc import Generator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any
+from typing import Any, ClassVar
 
 from conformance.history import History, ToolCall, ToolResult
 from conformance.targets.base import Payload, RowRef
@@ -59,7 +62,7 @@ from conformance.targets.strands._messages import (
     to_messages,
     tool_result,
 )
-from conformance.targets.strands._models import MODELS, import_error
+from conformance.targets.strands._models import MODELS, ModelSpec, import_error
 from conformance.toolkit import body_or_raise
 
 __all__ = [
@@ -166,12 +169,16 @@ def _original(error: BaseException) -> BaseException:
 
 
 def _run(
-    row: RowRef, history: History, messages: list[dict[str, Any]], results: dict[str, Any]
+    spec: ModelSpec,
+    row: RowRef,
+    history: History,
+    messages: list[dict[str, Any]],
+    results: dict[str, Any],
 ) -> tuple[Payload, list[dict[str, Any]]]:
-    """`agent()` with these stored messages and tools; the payload and the agent's messages."""
+    """`agent()` on `spec`'s model with these stored messages and tools; the payload and the
+    agent's messages."""
     strands: Any = importlib.import_module("strands")
     agent_class: Any = strands.Agent
-    spec = MODELS[row.api]
     held: list[list[dict[str, Any]]] = []
 
     def send(base: str) -> None:
@@ -184,7 +191,8 @@ def _run(
         )
         held.append(agent.messages)
         try:
-            agent()
+            with _environment(spec.env(base) if spec.env is not None else {}):
+                agent()
         except Exception as error:  # judged by body_or_raise: sent or not
             raise _original(error) from error
 
@@ -192,6 +200,21 @@ def _run(
         warnings.simplefilter("ignore")  # the suite runs with warnings as errors
         payload = body_or_raise(row.api, send)
     return payload, [dict(m) for m in held[0]] if held else []
+
+
+@contextmanager
+def _environment(values: dict[str, str]) -> Generator[None]:
+    """Environment variables a route's user sets (e.g. a base URL), set around the run only."""
+    before = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in before.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 class _quiet:
@@ -232,6 +255,8 @@ class StrandsTarget:
     """A Strands `Agent` with the scenario's `@tool` functions and each api's provider class."""
 
     name = "strands"
+    models: ClassVar[dict[str, ModelSpec]] = MODELS
+    """The provider class of each api this target drives."""
 
     def __init__(self) -> None:
         self.unavailable = _missing()
@@ -244,7 +269,7 @@ class StrandsTarget:
     def supports(self, row: RowRef) -> str | None:
         if self.unavailable is not None:
             return self.unavailable
-        spec = MODELS.get(row.api)
+        spec = self.models.get(row.api)
         if spec is None:
             return f"Strands has no model provider class for api {row.api!r}"
         error = import_error(spec)
@@ -275,17 +300,19 @@ class StrandsTarget:
 
     def render_stored(self, row: RowRef, history: History) -> Payload:
         _, messages = self._send(row, history)
-        return _run(row, history, load_messages(dump_messages(messages)), {})[0]
+        spec = self.models[row.api]
+        return _run(spec, row, history, load_messages(dump_messages(messages)), {})[0]
 
     def _send(self, row: RowRef, history: History) -> tuple[Payload, list[dict[str, Any]]]:
+        spec = self.models[row.api]
         steps = plan(history)
         if steps is None:
-            return _run(row, history, to_messages(history), {})
-        return _run(row, history, to_messages(steps.head), steps.results)
+            return _run(spec, row, history, to_messages(history), {})
+        return _run(spec, row, history, to_messages(steps.head), steps.results)
 
     def repro(self, row: RowRef, history: History) -> str:
         """A standalone script (Strands and the standard library) that sends this cell's
         request to a recorder on 127.0.0.1 and prints the payload as indented JSON."""
         from conformance.targets.strands._repro import repro_script
 
-        return repro_script(row, history, plan(history) is not None)
+        return repro_script(self.models[row.api], row, history, plan(history) is not None)

@@ -36,13 +36,19 @@ MAX_TOKENS = 1024
 @dataclass(frozen=True)
 class ModelSpec:
     """How a row's api is served: the Strands module and class, the extra that installs its
-    SDK, the SDK distribution, and the builder."""
+    SDK, the SDK distribution, the builder, and the same construction as source for the
+    reproducer (`imports`; `source`, an expression over `BASE`, `KEY` and `{model}`)."""
 
     module: str
     cls: str
     extra: str
     sdk: str
     build: Callable[[RowRef, str], Any]
+    imports: str
+    source: str
+    env: Callable[[str], dict[str, str]] | None = None
+    """Environment variables the user sets for this route, given the base URL (set around the
+    run only)."""
 
     def load(self) -> Any:
         return getattr(importlib.import_module(self.module), self.cls)
@@ -74,15 +80,18 @@ def _gemini(row: RowRef, base: str) -> Any:
     )
 
 
+FAKE_AWS = {
+    "aws_access_key_id": "AKIACONFORMANCE0000",
+    "aws_secret_access_key": API_KEY,
+    "region_name": "us-east-1",
+}
+"""boto3 session arguments: fake credentials (botocore signs; the recorder never checks)."""
+
+
 def _bedrock(row: RowRef, base: str) -> Any:
     boto3: Any = importlib.import_module("boto3")
-    session = boto3.Session(
-        aws_access_key_id="AKIACONFORMANCE0000",
-        aws_secret_access_key=API_KEY,
-        region_name="us-east-1",
-    )
     model: Any = MODELS["bedrock-converse"].load()
-    return model(boto_session=session, endpoint_url=base, model_id=row.model)
+    return model(boto_session=boto3.Session(**FAKE_AWS), endpoint_url=base, model_id=row.model)
 
 
 def _mistral(row: RowRef, base: str) -> Any:
@@ -90,9 +99,19 @@ def _mistral(row: RowRef, base: str) -> Any:
     return model(api_key=API_KEY, client_args={"server_url": base}, model_id=row.model)
 
 
+_OPENAI_SOURCE = (
+    '{cls}(client_args={{{{"api_key": KEY, "base_url": BASE + "/v1"}}}}, model_id={{model!r}})'
+)
+
 MODELS: dict[str, ModelSpec] = {
     "openai-chat": ModelSpec(
-        "strands.models.openai", "OpenAIModel", "openai", "openai", _openai("OpenAIModel")
+        "strands.models.openai",
+        "OpenAIModel",
+        "openai",
+        "openai",
+        _openai("OpenAIModel"),
+        "from strands.models.openai import OpenAIModel",
+        _OPENAI_SOURCE.format(cls="OpenAIModel"),
     ),
     "openai-responses": ModelSpec(
         "strands.models.openai_responses",
@@ -100,14 +119,48 @@ MODELS: dict[str, ModelSpec] = {
         "openai",
         "openai",
         _openai("OpenAIResponsesModel"),
+        "from strands.models.openai_responses import OpenAIResponsesModel",
+        _OPENAI_SOURCE.format(cls="OpenAIResponsesModel"),
     ),
     "anthropic": ModelSpec(
-        "strands.models.anthropic", "AnthropicModel", "anthropic", "anthropic", _anthropic
+        "strands.models.anthropic",
+        "AnthropicModel",
+        "anthropic",
+        "anthropic",
+        _anthropic,
+        "from strands.models.anthropic import AnthropicModel",
+        'AnthropicModel(client_args={{"api_key": KEY, "base_url": BASE}}, model_id={model!r}, '
+        f"max_tokens={MAX_TOKENS})",
     ),
-    "gemini": ModelSpec("strands.models.gemini", "GeminiModel", "gemini", "google-genai", _gemini),
-    "bedrock-converse": ModelSpec("strands.models.bedrock", "BedrockModel", "", "boto3", _bedrock),
+    "gemini": ModelSpec(
+        "strands.models.gemini",
+        "GeminiModel",
+        "gemini",
+        "google-genai",
+        _gemini,
+        "from strands.models.gemini import GeminiModel",
+        'GeminiModel(client_args={{"api_key": KEY, "http_options": {{"base_url": BASE}}}}, '
+        "model_id={model!r})",
+    ),
+    "bedrock-converse": ModelSpec(
+        "strands.models.bedrock",
+        "BedrockModel",
+        "",
+        "boto3",
+        _bedrock,
+        "import boto3\nfrom strands.models.bedrock import BedrockModel",
+        "BedrockModel(boto_session=boto3.Session(**"
+        + repr(FAKE_AWS).replace("{", "{{").replace("}", "}}")
+        + "), endpoint_url=BASE, model_id={model!r})",
+    ),
     "mistral": ModelSpec(
-        "strands.models.mistral", "MistralModel", "mistral", "mistralai", _mistral
+        "strands.models.mistral",
+        "MistralModel",
+        "mistral",
+        "mistralai",
+        _mistral,
+        "from strands.models.mistral import MistralModel",
+        'MistralModel(api_key=KEY, client_args={{"server_url": BASE}}, model_id={model!r})',
     ),
 }
 """The provider class of each api Strands serves natively."""

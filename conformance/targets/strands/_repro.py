@@ -15,51 +15,20 @@ import pprint
 from conformance.history import History, ToolCall, ToolResult
 from conformance.targets.base import RowRef
 from conformance.targets.strands._messages import system_prompt, to_messages
-from conformance.targets.strands._models import API_KEY, MAX_TOKENS
+from conformance.targets.strands._models import API_KEY, ModelSpec
 
 __all__ = ["repro_script"]
-
-_MODELS = {
-    "openai-chat": (
-        "from strands.models.openai import OpenAIModel",
-        'OpenAIModel(client_args={{"api_key": KEY, "base_url": BASE + "/v1"}}, model_id={model!r})',
-    ),
-    "openai-responses": (
-        "from strands.models.openai_responses import OpenAIResponsesModel",
-        'OpenAIResponsesModel(client_args={{"api_key": KEY, "base_url": BASE + "/v1"}}, '
-        "model_id={model!r})",
-    ),
-    "anthropic": (
-        "from strands.models.anthropic import AnthropicModel",
-        'AnthropicModel(client_args={{"api_key": KEY, "base_url": BASE}}, model_id={model!r}, '
-        f"max_tokens={MAX_TOKENS})",
-    ),
-    "gemini": (
-        "from strands.models.gemini import GeminiModel",
-        'GeminiModel(client_args={{"api_key": KEY, "http_options": {{"base_url": BASE}}}}, '
-        "model_id={model!r})",
-    ),
-    "bedrock-converse": (
-        "import boto3\nfrom strands.models.bedrock import BedrockModel",
-        'BedrockModel(boto_session=boto3.Session(aws_access_key_id="AKIACONFORMANCE0000", '
-        'aws_secret_access_key=KEY, region_name="us-east-1"), endpoint_url=BASE, '
-        "model_id={model!r})",
-    ),
-    "mistral": (
-        "from strands.models.mistral import MistralModel",
-        'MistralModel(api_key=KEY, client_args={{"server_url": BASE}}, model_id={model!r})',
-    ),
-}
 
 _TEMPLATE = '''\
 """Reproducer: {row}, {model}.
 
 What Strands Agents sends to the {api} api for a tool result, captured offline: the request
 goes to a local server on 127.0.0.1 that records it and answers 400.
-Needs: pip install "strands-agents[openai,anthropic,gemini,mistral]"
+Needs: pip install "strands-agents{extra}"
 """
 
 import json
+import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -89,7 +58,7 @@ class Handler(BaseHTTPRequestHandler):
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 BASE = "http://127.0.0.1:%d/api" % server.server_address[1]
-
+{env}
 # What each pending call's tool returns, by call id: a Strands ToolResult without its id.
 RESULTS = {results}
 
@@ -128,7 +97,7 @@ else:
 '''
 
 
-def repro_script(row: RowRef, history: History, planned: bool) -> str:
+def repro_script(spec: ModelSpec, row: RowRef, history: History, planned: bool) -> str:
     """The source of the reproducer for `row` and `history`: the tools produce the last turn
     where `planned` (the target's `plan`), else the stored messages are sent as they are."""
     from conformance.targets.strands import plan
@@ -136,17 +105,19 @@ def repro_script(row: RowRef, history: History, planned: bool) -> str:
     steps = plan(history) if planned else None
     head = steps.head if steps is not None else history
     results = steps.results if steps is not None else {}
-    model_import, source = _MODELS[row.api]
+    env = "".join(f"os.environ[{k!r}] = BASE\n" for k in (spec.env("") if spec.env else {}))
     names = list(dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult)))
     return _TEMPLATE.format(
         row=row.id,
         model=row.model,
         api=row.api,
-        model_import=model_import,
+        model_import=spec.imports,
+        extra=f"[{spec.extra}]" if spec.extra else "",
+        env=env,
         key=API_KEY,
         results=pprint.pformat(results, width=96, sort_dicts=False),
         messages=pprint.pformat(to_messages(head), width=96, sort_dicts=False),
-        model_source=source.format(model=row.model),
+        model_source=spec.source.format(model=row.model),
         tools=names,
         system=system_prompt(history),
     )
