@@ -129,12 +129,14 @@ def conformance(session: nox.Session) -> None:
 # litellm: 1.110.2 is the newest release (late 2026-11); 1.100.0 was built 2026-09-06; 1.90.0
 # came out in 2026-06 (its 1.90.x patches are in the 2026-07-04 notes, BerriAI/litellm-docs#485).
 # strands-agents: 1.62.0 is the newest (2026-10); 1.54.0 was the newest on 2026-09-01 and 1.45.0
-# on 2026-07-01 (uv `--exclude-newer` at those dates).
+# on 2026-07-01 (uv `--exclude-newer` at those dates). strands-litellm is the same releases with
+# Strands' LiteLLM provider (LiteLLM as its `litellm` extra resolves).
 TARGETS = {
     "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
     "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
     "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
     "strands": ("strands", ("1.62.0", "1.54.0", "1.45.0")),
+    "strands-litellm": ("strands-litellm", ("1.62.0", "1.54.0", "1.45.0")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -161,7 +163,12 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
-SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target", "strands": "slow-target"}
+SLOW_PROPERTIES = {
+    "langchain": "slow-target",
+    "litellm": "slow-target",
+    "strands": "slow-target",
+    "strands-litellm": "slow-target",
+}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on

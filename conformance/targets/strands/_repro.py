@@ -31,7 +31,7 @@ import json
 import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
+{preamble}
 from strands import Agent, tool
 {model_import}
 
@@ -114,6 +114,12 @@ def repro_script(spec: ModelSpec, row: RowRef, history: History, planned: bool) 
         model_import=spec.imports,
         extra=f"[{spec.extra}]" if spec.extra else "",
         env=env,
+        preamble=(
+            '\nos.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline cost map'
+            "\nimport litellm\n\nlitellm.suppress_debug_info = True  # no banner on stdout"
+            if spec.module == "strands.models.litellm"
+            else ""
+        ),
         key=API_KEY,
         results=pprint.pformat(results, width=96, sort_dicts=False),
         messages=pprint.pformat(to_messages(head), width=96, sort_dicts=False),
