@@ -109,6 +109,7 @@ def _spec(api: str) -> ModelSpec:
         "from strands.models.litellm import LiteLLMModel",
         _source(api),
         env,
+        leaves_sessions=True,
     )
 
 

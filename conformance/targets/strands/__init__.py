@@ -41,6 +41,7 @@ The module imports without Strands; the target then reports itself `unavailable`
 from __future__ import annotations
 
 import copy
+import gc
 import importlib
 import logging
 import os
@@ -198,7 +199,11 @@ def _run(
 
     with _RENDER_LOCK, warnings.catch_warnings(), _quiet():
         warnings.simplefilter("ignore")  # the suite runs with warnings as errors
-        payload = body_or_raise(row.api, send)
+        try:
+            payload = body_or_raise(row.api, send)
+        finally:
+            if spec.leaves_sessions:
+                gc.collect()
     return payload, [dict(m) for m in held[0]] if held else []
 
 

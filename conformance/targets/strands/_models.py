@@ -49,6 +49,10 @@ class ModelSpec:
     env: Callable[[str], dict[str, str]] | None = None
     """Environment variables the user sets for this route, given the base URL (set around the
     run only)."""
+    leaves_sessions: bool = False
+    """Whether the SDK leaves an HTTP session open per event loop (LiteLLM's aiohttp client,
+    one per `agent()` call, which runs its own loop): the render then collects them inside its
+    warnings filter, so their finalizers' `ResourceWarning` is not raised in a later test."""
 
     def load(self) -> Any:
         return getattr(importlib.import_module(self.module), self.cls)
