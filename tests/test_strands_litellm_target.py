@@ -44,7 +44,7 @@ def test_entry_point_names_the_variant(target: StrandsLiteLLMTarget) -> None:
     found = resolve_target("strands-litellm")
     assert isinstance(found, StrandsLiteLLMTarget)
     assert found.unavailable is None
-    assert target.refusal_types[-1] is litellm.BadRequestError
+    assert target.refusal_types[-1] is litellm.exceptions.BadRequestError
     assert TypeError in target.refusal_types
     assert "litellm" in target.sdk_versions
     assert all(target.supports(row) is None for row in ROWS.values() if row.api in ROUTES)

@@ -91,6 +91,12 @@ def _source(api: str) -> str:
     return text.replace("{", "{{").replace("}", "}}").replace("MODEL", "{model}")
 
 
+def _router_base(base: str) -> dict[str, str]:
+    """Hugging Face's router base, as a user behind a proxy sets it (an explicit `api_base`
+    makes LiteLLM send the messages untranslated, the dedicated-endpoint path)."""
+    return {"HF_API_BASE": base}
+
+
 def _spec(api: str) -> ModelSpec:
     route = ROUTES[api]
 
@@ -99,7 +105,7 @@ def _spec(api: str) -> ModelSpec:
         model_id = arguments.pop("model_id")
         return _import_litellm_model()(client_args=arguments, model_id=model_id)
 
-    env = (lambda base: {"HF_API_BASE": base}) if api == "huggingface" else None
+    env = _router_base if api == "huggingface" else None
     return ModelSpec(
         "strands.models.litellm",
         "LiteLLMModel",

@@ -264,7 +264,7 @@ class StrandsTarget:
     """The provider class of each api this target drives."""
 
     def __init__(self) -> None:
-        self.unavailable = _missing()
+        self.unavailable: str | None = _missing()
         self.version = _version(DISTRIBUTION) or "not installed"
         self.sdk_versions = {n: v for n in SDKS if (v := _version(n)) is not None}
         self.refusal_types: tuple[type[BaseException], ...] = ()
