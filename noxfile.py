@@ -215,6 +215,9 @@ def conformance(session: nox.Session) -> None:
 # older pydantic-ai is 1.85.0, released 2026-04-21 (GitHub releases), on the 1.x line.
 # litellm: 1.110.2 is the newest release (late 2026-11); 1.100.0 was built 2026-09-06; 1.90.0
 # came out in 2026-06 (its 1.90.x patches are in the 2026-07-04 notes, BerriAI/litellm-docs#485).
+# strands-agents: 1.62.0 is the newest (2026-10); 1.54.0 was the newest on 2026-09-01 and 1.45.0
+# on 2026-07-01 (uv `--exclude-newer` at those dates). strands-litellm is the same releases with
+# Strands' LiteLLM provider (LiteLLM as its `litellm` extra resolves).
 TARGETS = {
     "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
     "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
@@ -223,6 +226,8 @@ TARGETS = {
     # 2026-05-07 (their "Release" commits in openai/openai-agents-python).
     "openai-agents": ("openai-agents", ("0.24.0", "0.20.0", "0.16.1")),
     "openai-agents-litellm": ("openai-agents-litellm", ("0.24.0", "0.20.0", "0.16.1")),
+    "strands": ("strands", ("1.62.0", "1.54.0", "1.45.0")),
+    "strands-litellm": ("strands-litellm", ("1.62.0", "1.54.0", "1.45.0")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -254,6 +259,8 @@ SLOW_PROPERTIES = {
     "litellm": "slow-target",
     "openai-agents-litellm": "slow-target",
     "ai-sdk": "slow-target",
+    "strands": "slow-target",
+    "strands-litellm": "slow-target",
 }
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with

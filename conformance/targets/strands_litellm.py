@@ -1,0 +1,156 @@
+"""The Strands Agents target through its LiteLLM provider: the same Strands `Agent`, `@tool`
+functions and history as the `strands` target (`conformance/targets/strands/`), with Strands'
+`LiteLLMModel` as the model for every row, observed on the wire.
+
+`LiteLLMModel` (`strands/models/litellm.py`) is a subclass of Strands' `OpenAIModel`: it formats
+the conversation into OpenAI-format messages with `OpenAIModel`'s formatters (its own only for
+video and reasoning blocks) and passes them to `litellm.acompletion(**client_args, **request)`,
+which translates them for the provider the model id's prefix names. A Strands user picks the
+provider with that prefix and passes LiteLLM's own arguments in `client_args`
+(`ROUTES`): `openai/`, `openai/responses/` (LiteLLM's Responses bridge), `anthropic/`,
+`gemini/`, `bedrock/converse/` (botocore signs with fake credentials; the runtime endpoint is
+the recorder), `mistral/`, `cohere_chat/v2/`, `groq/`, `xai/`, `huggingface/` (the router; its
+base from `HF_API_BASE`, since LiteLLM sends messages untranslated to an explicit `api_base`).
+Everything else (tool run, storage, refusals, skipped cells) is the `strands` target's.
+
+LiteLLM imports its model-cost map from GitHub unless `LITELLM_LOCAL_MODEL_COST_MAP` is set;
+the target sets it (as a user offline does) before Strands imports LiteLLM.
+
+The module imports without Strands or LiteLLM; the target then reports itself `unavailable`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from conformance.targets.base import RowRef
+from conformance.targets.strands import StrandsTarget
+from conformance.targets.strands._models import API_KEY, FAKE_AWS, ModelSpec
+
+__all__ = ["INSTALL_HINT", "ROUTES", "StrandsLiteLLMTarget"]
+
+INSTALL_HINT = 'pip install "strands-agents[litellm]"  (or: nox -s "target(strands-litellm)")'
+
+
+def _import_litellm_model() -> Any:
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline: the bundled map
+    module = importlib.import_module("strands.models.litellm")
+    litellm: Any = importlib.import_module("litellm")
+    litellm.suppress_debug_info = True  # no "Give Feedback" banner printed per failed call
+    return module.LiteLLMModel
+
+
+def _prefixed(prefix: str) -> Callable[[RowRef, str], dict[str, Any]]:
+    def client_args(row: RowRef, base: str) -> dict[str, Any]:
+        return {"model_id": f"{prefix}/{row.model}", "api_base": base, "api_key": API_KEY}
+
+    return client_args
+
+
+def _bedrock(row: RowRef, base: str) -> dict[str, Any]:
+    return {
+        "model_id": f"bedrock/converse/{row.model}",
+        "aws_access_key_id": FAKE_AWS["aws_access_key_id"],
+        "aws_secret_access_key": FAKE_AWS["aws_secret_access_key"],
+        "aws_region_name": FAKE_AWS["region_name"],
+        "aws_bedrock_runtime_endpoint": base,
+    }
+
+
+def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
+    return {"model_id": f"huggingface/{row.model}", "api_key": API_KEY}
+
+
+ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
+    "openai-chat": _prefixed("openai"),
+    "openai-responses": _prefixed("openai/responses"),
+    "anthropic": _prefixed("anthropic"),
+    "gemini": _prefixed("gemini"),
+    "bedrock-converse": _bedrock,
+    "mistral": _prefixed("mistral"),
+    "cohere": _prefixed("cohere_chat/v2"),
+    "groq": _prefixed("groq"),
+    "xai": _prefixed("xai"),
+    "huggingface": _huggingface,
+}
+"""LiteLLM's provider prefix of each api and its arguments for a base URL: `model_id` goes to
+`LiteLLMModel`'s config, the rest into its `client_args`."""
+
+
+def _source(api: str) -> str:
+    """The reproducer's `LiteLLMModel(...)` for this route: a format template over `{model}`,
+    with `BASE` and `KEY` the script's own names."""
+    probe = ROUTES[api](RowRef(id="", api=api, family="", model="MODEL"), "__BASE__")
+    model_id = probe.pop("model_id")
+    names = {"__BASE__": "BASE", API_KEY: "KEY"}
+    items = ", ".join(f"{k!r}: {names.get(v, repr(v))}" for k, v in probe.items())
+    text = f"LiteLLMModel(client_args={{{items}}}, model_id={model_id!r})"
+    return text.replace("{", "{{").replace("}", "}}").replace("MODEL", "{model}")
+
+
+def _router_base(base: str) -> dict[str, str]:
+    """Hugging Face's router base, as a user behind a proxy sets it (an explicit `api_base`
+    makes LiteLLM send the messages untranslated, the dedicated-endpoint path)."""
+    return {"HF_API_BASE": base}
+
+
+def _spec(api: str) -> ModelSpec:
+    route = ROUTES[api]
+
+    def build(row: RowRef, base: str) -> Any:
+        arguments = route(row, base)
+        model_id = arguments.pop("model_id")
+        return _import_litellm_model()(client_args=arguments, model_id=model_id)
+
+    env = _router_base if api == "huggingface" else None
+    return ModelSpec(
+        "strands.models.litellm",
+        "LiteLLMModel",
+        "litellm",
+        "litellm",
+        build,
+        "from strands.models.litellm import LiteLLMModel",
+        _source(api),
+        env,
+        leaves_sessions=True,
+    )
+
+
+class StrandsLiteLLMTarget(StrandsTarget):
+    """The `strands` target with Strands' `LiteLLMModel` for every row."""
+
+    name = "strands-litellm"
+    models: ClassVar[dict[str, ModelSpec]] = {api: _spec(api) for api in ROUTES}
+
+    def __init__(self) -> None:
+        super().__init__()
+        if self.unavailable is None:
+            try:
+                _import_litellm_model()
+            except ImportError as error:
+                self.unavailable = (
+                    f"Strands' LiteLLM provider cannot load ({error}): {INSTALL_HINT}"
+                )
+        if self.unavailable is not None:
+            self.refusal_types = ()
+            return
+        litellm: Any = importlib.import_module("litellm")
+        self.refusal_types = (*self.refusal_types, litellm.BadRequestError)
+        """Strands' formatter refusals (`TypeError`, `ValueError`), and LiteLLM's
+        `BadRequestError`, which its prompt factories raise before sending for content a
+        provider's format cannot take."""
+        version = _installed("litellm")
+        if version is not None:
+            self.sdk_versions = {**self.sdk_versions, "litellm": version}
+
+
+def _installed(name: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None

@@ -1,0 +1,144 @@
+"""The strands-litellm target: Strands' LiteLLMModel on every row's LiteLLM route, its refusal
+types, the reproducer, the reasons and deviations files."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.matrix import load_matrix
+from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, scenario
+from conformance.targets import resolve_target
+from conformance.targets.base import RowRef
+
+pytest.importorskip(
+    "strands", reason='the strands-litellm group is not installed: nox -s "target(strands-litellm)"'
+)
+pytest.importorskip(
+    "litellm", reason='the strands-litellm group is not installed: nox -s "target(strands-litellm)"'
+)
+
+import litellm
+
+from conformance.targets.strands_litellm import ROUTES, StrandsLiteLLMTarget
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS = {
+    c.row_id: RowRef(id=c.row_id, api=c.api, family=c.family, model=c.model)
+    for c in load_matrix(ROOT / "matrix.yaml").cells()
+}
+
+
+@pytest.fixture(scope="module")
+def target() -> StrandsLiteLLMTarget:
+    return StrandsLiteLLMTarget()
+
+
+def test_entry_point_names_the_variant(target: StrandsLiteLLMTarget) -> None:
+    found = resolve_target("strands-litellm")
+    assert isinstance(found, StrandsLiteLLMTarget)
+    assert found.unavailable is None
+    assert target.refusal_types[-1] is litellm.exceptions.BadRequestError
+    assert TypeError in target.refusal_types
+    assert "litellm" in target.sdk_versions
+    assert all(target.supports(row) is None for row in ROWS.values() if row.api in ROUTES)
+
+
+def test_every_row_goes_through_litellm_model_with_its_prefix(target: StrandsLiteLLMTarget) -> None:
+    row = ROWS["anthropic/claude-sonnet-5"]
+    model = target.models[row.api].build(row, "http://127.0.0.1:9/x")
+    assert type(model).__name__ == "LiteLLMModel"
+    assert model.get_config()["model_id"] == f"anthropic/{row.model}"
+    assert model.client_args["api_base"] == "http://127.0.0.1:9/x"
+
+
+def test_strands_formats_before_litellm_translates(target: StrandsLiteLLMTarget) -> None:
+    """The OpenAI-format messages Strands builds reach LiteLLM, which writes Anthropic's body:
+    the images Strands moved to user messages arrive after the tool results, and the error
+    status Strands keeps never becomes `is_error` (the OpenAI format has no field for it)."""
+    image = target.render(ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result"))
+    blocks = image["messages"][2]["content"]
+    assert [b["type"] for b in blocks] == ["tool_result", "tool_result", "image", "image"]
+    assert "Tool successfully returned an image" in json.dumps(blocks[0]["content"])
+    error = target.render(ROWS["anthropic/claude-sonnet-5"], scenario("text", "inline", "error"))
+    first = error["messages"][2]["content"][0]
+    assert first["tool_use_id"] == CALL_ID
+    assert first["content"] == ERROR_FIXTURE
+    assert "is_error" not in first
+
+
+def test_huggingface_base_comes_from_the_environment_only_during_the_render(
+    target: StrandsLiteLLMTarget,
+) -> None:
+    import os
+
+    row = next(r for r in ROWS.values() if r.api == "huggingface")
+    payload = target.render(row, scenario("text", "inline", "result"))
+    assert payload["model"]
+    assert "HF_API_BASE" not in os.environ
+
+
+def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
+    target: StrandsLiteLLMTarget, tmp_path: Path
+) -> None:
+    """openai-chat audio inline result: Strands' OpenAI-format tool message drops the audio
+    before LiteLLM sees it; the script shows it on its own, offline, in this venv."""
+    row = ROWS["openai-chat/gpt-6"]
+    history = scenario("audio", "inline", "result")
+    path = tmp_path / "repro.py"
+    path.write_text(target.repro(row, history), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == "POST /api/chat/completions"
+    printed = json.loads(body)
+    assert printed == target.render(row, history)
+    assert [m["content"] for m in printed["messages"] if m["role"] == "tool"] == ["", ""]
+
+
+def _yaml(path: Path) -> Any:
+    from ruamel.yaml import YAML
+
+    loader: Any = YAML(typ="safe")
+    return loader.load(path.read_text(encoding="utf-8"))
+
+
+def test_reasons_link_upstream_and_notes_exist() -> None:
+    anchors = set(re.findall(r'<a id="([^"]+)"', (ROOT / "docs" / "strands.md").read_text("utf-8")))
+    rules = _yaml(ROOT / "deviations" / "strands-litellm.reasons.yaml")["rules"]
+    assert rules
+    for rule in rules:
+        assert set(rule["when"]) <= {"api", "expect", "outcome", "check", "detail"}, rule
+        assert len(rule["reason"].split()) >= 8, rule
+        if "link" in rule:
+            assert rule["link"].startswith(
+                ("https://github.com/strands-agents/", "https://github.com/BerriAI/litellm/")
+            ), rule
+        path, _, anchor = rule["notes"].partition("#")
+        assert path == "docs/strands.md"
+        assert anchor in anchors, rule
+
+
+def test_deviations_name_real_cells_with_reasons() -> None:
+    from conformance.judging.deviations import PROPERTY_CELLS
+
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    cells = {c.id for c in [*matrix.cells(), *matrix.error_cells()]} | set(PROPERTY_CELLS)
+    data = _yaml(ROOT / "deviations" / "strands-litellm.yaml")
+    assert data["target"] == "strands-litellm"
+    for entry in data["deviations"]:
+        assert entry["cell"] in cells
+        assert entry["checks"]
+        assert entry["reason"]
