@@ -136,6 +136,7 @@ TARGETS = {
     # 2026-05-07 (their "Release" commits in openai/openai-agents-python).
     "openai-agents": ("openai-agents", ("0.24.0", "0.20.0", "0.16.1")),
     "openai-agents-litellm": ("openai-agents-litellm", ("0.24.0", "0.20.0", "0.16.1")),
+    "llamaindex": ("llamaindex", ("0.14.25",)),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -161,12 +162,30 @@ _LANGCHAIN_PINS = {
     "langchain-huggingface==1.2.0 openai==2.14.0 anthropic==0.75.0 google-genai==1.56.0 "
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
-PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
+# LlamaIndex: llama-index-core and its `llama-index-llms-*` integrations, with the SDKs under
+# them. 0.14.25 is the latest; for each older core, the newest integrations that accept it as a
+# resolver gives them (uv pip compile with the core pinned). anthropic stays under 2 in every
+# set: llama-index-llms-anthropic requires anthropic>=0.75 with no cap, and anthropic 2 made
+# `MessageParam` a `Union`, which its `messages_to_anthropic_messages` instantiates (TypeError
+# on every Anthropic cell), so a user today pins it as these sets do.
+_LLAMAINDEX_PINS = {
+    "0.14.25": "llama-index-core==0.14.25 llama-index-llms-openai==0.8.3 "
+    "llama-index-llms-anthropic==0.12.3 llama-index-llms-google-genai==0.11.3 "
+    "llama-index-llms-bedrock-converse==0.15.5 llama-index-llms-mistralai==0.11.0 "
+    "llama-index-llms-cohere==0.9.0 llama-index-llms-groq==0.6.1 openai==2.54.0 "
+    "anthropic==1.17.0 google-genai==2.34.0 boto3==1.44.8 botocore==1.44.8 mistralai==3.7.0 "
+    "cohere==5.21.1 pyyaml>=6",
+}
+PINS = {
+    "langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()},
+    "llamaindex": {v: pins.split() for v, pins in _LLAMAINDEX_PINS.items()},
+}
 SLOW_PROPERTIES = {
     "langchain": "slow-target",
     "litellm": "slow-target",
     "openai-agents-litellm": "slow-target",
     "ai-sdk": "slow-target",
+    "llamaindex": "slow-target",
 }
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
