@@ -136,7 +136,7 @@ TARGETS = {
     # 2026-05-07 (their "Release" commits in openai/openai-agents-python).
     "openai-agents": ("openai-agents", ("0.24.0", "0.20.0", "0.16.1")),
     "openai-agents-litellm": ("openai-agents-litellm", ("0.24.0", "0.20.0", "0.16.1")),
-    "llamaindex": ("llamaindex", ("0.14.25",)),
+    "llamaindex": ("llamaindex", ("0.14.25", "0.14.17", "0.14.10")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -163,8 +163,11 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 # LlamaIndex: llama-index-core and its `llama-index-llms-*` integrations, with the SDKs under
-# them. 0.14.25 is the latest; for each older core, the newest integrations that accept it as a
-# resolver gives them (uv pip compile with the core pinned). anthropic stays under 2 in every
+# them. 0.14.25 is the latest; for each older core (0.14.17, 0.14.10), the newest integrations
+# that accept it, as a resolver gives them today (uv pip compile with the core pinned): the
+# integrations of this set all require core >=0.14.5,<0.15, so the older sets differ in the core
+# (its content blocks, ChatMessage, FunctionTool) and not in the integrations. anthropic stays
+# under 2 in every
 # set: llama-index-llms-anthropic requires anthropic>=0.75 with no cap, and anthropic 2 made
 # `MessageParam` a `Union`, which its `messages_to_anthropic_messages` instantiates (TypeError
 # on every Anthropic cell), so a user today pins it as these sets do.
@@ -176,6 +179,14 @@ _LLAMAINDEX_PINS = {
     "anthropic==1.17.0 google-genai==2.34.0 boto3==1.44.8 botocore==1.44.8 mistralai==3.7.0 "
     "cohere==5.21.1 pyyaml>=6",
 }
+_LLAMAINDEX_PINS.update(
+    {
+        old: _LLAMAINDEX_PINS["0.14.25"].replace(
+            "llama-index-core==0.14.25", f"llama-index-core=={old}"
+        )
+        for old in ("0.14.17", "0.14.10")
+    }
+)
 PINS = {
     "langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()},
     "llamaindex": {v: pins.split() for v, pins in _LLAMAINDEX_PINS.items()},

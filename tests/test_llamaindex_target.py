@@ -92,14 +92,16 @@ def test_result_style_media_is_a_block_of_a_tool_message() -> None:
     (block,) = result.blocks
     assert isinstance(block, ImageBlock)
     assert block.image_mimetype == "image/png"
-    assert (block.image or b"").startswith(b"iVBORw0KGgo")  # the PNG signature, base64
+    assert isinstance(block.image, bytes)
+    assert block.image.startswith(b"iVBORw0KGgo")  # the PNG signature, base64
 
 
 def test_documents_audio_and_urls_keep_their_kind_and_source() -> None:
     (document,) = to_messages(scenario("document", "url", "result"))[2].blocks
     assert isinstance(document, DocumentBlock)
     assert (document.document_mimetype, document.title) == ("application/pdf", "report.pdf")
-    assert str(document.url).endswith("/conformance/report.pdf") and document.data is None
+    assert str(document.url).endswith("/conformance/report.pdf")
+    assert document.data is None
     (audio,) = to_messages(scenario("audio", "inline", "result"))[2].blocks
     assert isinstance(audio, AudioBlock)
     assert audio.format == "wav"
@@ -107,7 +109,8 @@ def test_documents_audio_and_urls_keep_their_kind_and_source() -> None:
 
 def test_text_and_error_results_are_one_text_block() -> None:
     (text,) = to_messages(scenario("text", "inline", "result"))[2].blocks
-    assert isinstance(text, TextBlock) and text.text == TEXT_FIXTURE
+    assert isinstance(text, TextBlock)
+    assert text.text == TEXT_FIXTURE
     error = to_messages(scenario("text", "inline", "error"))[2]
     assert error.content == ERROR_FIXTURE
     assert error.additional_kwargs == {"tool_call_id": CALL_ID}  # as FunctionAgent writes it

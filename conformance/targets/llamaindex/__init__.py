@@ -193,11 +193,11 @@ def _unknown_model(spec: ModelSpec, row: RowRef) -> str | None:
     served, with that reason.
     """
     try:
-        spec.build(row, "http://127.0.0.1:9").metadata
+        metadata = spec.build(row, "http://127.0.0.1:9").metadata
     except ValueError as error:
         first = str(error).split(". Please", 1)[0]
         return f"{spec.distribution} {_version(spec.distribution)} refuses the model: {first}"
-    return None
+    return None if metadata is not None else f"{spec.distribution} gave no model metadata"
 
 
 class _Models(threading.local):

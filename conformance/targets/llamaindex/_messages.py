@@ -40,7 +40,12 @@ from conformance.history import (
 __all__ = [
     "CallTurn",
     "call_blocks",
-    "dump_messages", "load_messages", "to_block", "to_messages", "tool_names"]
+    "dump_messages",
+    "load_messages",
+    "to_block",
+    "to_messages",
+    "tool_names",
+]
 
 
 def _audio_format(media_type: str) -> str:

@@ -35,20 +35,25 @@ class ModelSpec:
     """How the integration's own chat response holds a tool-call turn."""
 
 
+def _class(module: str, name: str) -> Any:
+    """A class of an integration package (some ship no type information: read as `Any`)."""
+    return getattr(importlib.import_module(module), name)
+
+
 def _openai(row: RowRef, base: str) -> Any:
-    from llama_index.llms.openai import OpenAI
+    OpenAI = _class("llama_index.llms.openai", "OpenAI")
 
     return OpenAI(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
 
 
 def _responses(row: RowRef, base: str) -> Any:
-    from llama_index.llms.openai import OpenAIResponses
+    OpenAIResponses = _class("llama_index.llms.openai", "OpenAIResponses")
 
     return OpenAIResponses(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
 
 
 def _anthropic(row: RowRef, base: str) -> Any:
-    from llama_index.llms.anthropic import Anthropic
+    Anthropic = _class("llama_index.llms.anthropic", "Anthropic")
 
     return Anthropic(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)
 
@@ -57,7 +62,8 @@ def _gemini(row: RowRef, base: str) -> Any:
     """`GoogleGenAI` with `max_tokens` and `context_window` given, as its docstring says: without
     them it asks the API for the model's metadata (`client.models.get`) while being built."""
     from google.genai import types
-    from llama_index.llms.google_genai import GoogleGenAI
+
+    GoogleGenAI = _class("llama_index.llms.google_genai", "GoogleGenAI")
 
     return GoogleGenAI(
         model=row.model,
@@ -70,7 +76,7 @@ def _gemini(row: RowRef, base: str) -> Any:
 
 
 def _bedrock(row: RowRef, base: str) -> Any:
-    from llama_index.llms.bedrock_converse import BedrockConverse
+    BedrockConverse = _class("llama_index.llms.bedrock_converse", "BedrockConverse")
 
     return BedrockConverse(
         model=row.model,
@@ -83,13 +89,13 @@ def _bedrock(row: RowRef, base: str) -> Any:
 
 
 def _mistral(row: RowRef, base: str) -> Any:
-    from llama_index.llms.mistralai import MistralAI
+    MistralAI = _class("llama_index.llms.mistralai", "MistralAI")
 
     return MistralAI(model=row.model, api_key=API_KEY, endpoint=base, max_retries=0)
 
 
 def _cohere(row: RowRef, base: str) -> Any:
-    from llama_index.llms.cohere import Cohere
+    Cohere = _class("llama_index.llms.cohere", "Cohere")
 
     return Cohere(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)
 
@@ -108,7 +114,7 @@ def _cohere_turn(calls: list[ToolCall]) -> Any:
 
 
 def _groq(row: RowRef, base: str) -> Any:
-    from llama_index.llms.groq import Groq
+    Groq = _class("llama_index.llms.groq", "Groq")
 
     return Groq(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
 
@@ -182,10 +188,9 @@ MODELS: dict[str, ModelSpec] = {
         "Groq",
     ),
 }
-"""The integration per api. xAI and Hugging Face are left out: llama-index-llms-xai is no
-official integration in run-llama/llama_index's tree of this release set, and
-llama-index-llms-huggingface-api drives `huggingface_hub`'s text-generation client, whose chat
-path sends no tools."""
+"""The integration per api, each the official `llama-index-llms-*` package for that provider.
+The xai and huggingface rows are not served: this target has no integration for them yet, and
+says so in `supports`."""
 
 
 def import_error(spec: ModelSpec) -> str | None:
