@@ -228,6 +228,7 @@ TARGETS = {
     "openai-agents-litellm": ("openai-agents-litellm", ("0.24.0", "0.20.0", "0.16.1")),
     "strands": ("strands", ("1.62.0", "1.54.0", "1.45.0")),
     "strands-litellm": ("strands-litellm", ("1.62.0", "1.54.0", "1.45.0")),
+    "llamaindex": ("llamaindex", ("0.14.25", "0.14.17", "0.14.10")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -253,7 +254,35 @@ _LANGCHAIN_PINS = {
     "langchain-huggingface==1.2.0 openai==2.14.0 anthropic==0.75.0 google-genai==1.56.0 "
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
-PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
+# LlamaIndex: llama-index-core and its `llama-index-llms-*` integrations, with the SDKs under
+# them. 0.14.25 is the latest; for each older core (0.14.17, 0.14.10), the newest integrations
+# that accept it, as a resolver gives them today (uv pip compile with the core pinned): the
+# integrations of this set all require core >=0.14.5,<0.15, so the older sets differ in the core
+# (its content blocks, ChatMessage, FunctionTool) and not in the integrations. anthropic stays
+# under 2 in every
+# set: llama-index-llms-anthropic requires anthropic>=0.75 with no cap, and anthropic 2 made
+# `MessageParam` a `Union`, which its `messages_to_anthropic_messages` instantiates (TypeError
+# on every Anthropic cell), so a user today pins it as these sets do.
+_LLAMAINDEX_PINS = {
+    "0.14.25": "llama-index-core==0.14.25 llama-index-llms-openai==0.8.3 "
+    "llama-index-llms-anthropic==0.12.3 llama-index-llms-google-genai==0.11.3 "
+    "llama-index-llms-bedrock-converse==0.15.5 llama-index-llms-mistralai==0.11.0 "
+    "llama-index-llms-cohere==0.9.0 llama-index-llms-groq==0.6.1 openai==2.54.0 "
+    "anthropic==1.17.0 google-genai==2.34.0 boto3==1.44.8 botocore==1.44.8 mistralai==3.7.0 "
+    "cohere==5.21.1 pyyaml>=6",
+}
+_LLAMAINDEX_PINS.update(
+    {
+        old: _LLAMAINDEX_PINS["0.14.25"].replace(
+            "llama-index-core==0.14.25", f"llama-index-core=={old}"
+        )
+        for old in ("0.14.17", "0.14.10")
+    }
+)
+PINS = {
+    "langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()},
+    "llamaindex": {v: pins.split() for v, pins in _LLAMAINDEX_PINS.items()},
+}
 SLOW_PROPERTIES = {
     "langchain": "slow-target",
     "litellm": "slow-target",
@@ -261,6 +290,7 @@ SLOW_PROPERTIES = {
     "ai-sdk": "slow-target",
     "strands": "slow-target",
     "strands-litellm": "slow-target",
+    "llamaindex": "slow-target",
 }
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with

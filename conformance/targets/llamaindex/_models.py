@@ -1,0 +1,202 @@
+"""One LlamaIndex LLM per api, each from its official `llama-index-llms-*` integration,
+pointed at a base URL with a fake key, as a user points it at a proxy."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.history import ToolCall
+from conformance.targets.base import RowRef
+from conformance.targets.llamaindex._messages import CallTurn, call_blocks
+
+__all__ = ["API_KEY", "MODELS", "ModelSpec", "import_error"]
+
+API_KEY = "conformance-not-a-key"
+"""A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """How one api is served: the integration package, its module, the SDK under it."""
+
+    distribution: str
+    module: str
+    sdk: str
+    build: Callable[[RowRef, str], Any]
+    source: str
+    """The constructor call as a LlamaIndex user writes it, `{model}` to fill in and `BASE`
+    the variable holding the base URL: the reproducer scripts use it."""
+    cls: str
+    """The class `source` constructs, imported from `module`."""
+    turn: CallTurn = call_blocks
+    """How the integration's own chat response holds a tool-call turn."""
+
+
+def _class(module: str, name: str) -> Any:
+    """A class of an integration package (some ship no type information: read as `Any`)."""
+    return getattr(importlib.import_module(module), name)
+
+
+def _openai(row: RowRef, base: str) -> Any:
+    OpenAI = _class("llama_index.llms.openai", "OpenAI")
+
+    return OpenAI(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
+
+
+def _responses(row: RowRef, base: str) -> Any:
+    OpenAIResponses = _class("llama_index.llms.openai", "OpenAIResponses")
+
+    return OpenAIResponses(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
+
+
+def _anthropic(row: RowRef, base: str) -> Any:
+    Anthropic = _class("llama_index.llms.anthropic", "Anthropic")
+
+    return Anthropic(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)
+
+
+def _gemini(row: RowRef, base: str) -> Any:
+    """`GoogleGenAI` with `max_tokens` and `context_window` given, as its docstring says: without
+    them it asks the API for the model's metadata (`client.models.get`) while being built."""
+    from google.genai import types
+
+    GoogleGenAI = _class("llama_index.llms.google_genai", "GoogleGenAI")
+
+    return GoogleGenAI(
+        model=row.model,
+        api_key=API_KEY,
+        http_options=types.HttpOptions(base_url=base),
+        max_tokens=1024,
+        context_window=1_000_000,
+        max_retries=0,
+    )
+
+
+def _bedrock(row: RowRef, base: str) -> Any:
+    BedrockConverse = _class("llama_index.llms.bedrock_converse", "BedrockConverse")
+
+    return BedrockConverse(
+        model=row.model,
+        region_name="us-east-1",
+        aws_access_key_id="AKIACONFORMANCE0000",
+        aws_secret_access_key=API_KEY,
+        endpoint_url=base,
+        max_retries=1,
+    )
+
+
+def _mistral(row: RowRef, base: str) -> Any:
+    MistralAI = _class("llama_index.llms.mistralai", "MistralAI")
+
+    return MistralAI(model=row.model, api_key=API_KEY, endpoint=base, max_retries=0)
+
+
+def _cohere(row: RowRef, base: str) -> Any:
+    Cohere = _class("llama_index.llms.cohere", "Cohere")
+
+    return Cohere(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)
+
+
+def _cohere_turn(calls: list[ToolCall]) -> Any:
+    """llama-index-llms-cohere's `Cohere.chat` returns the calls as the Cohere SDK's `ToolCall`
+    objects in `additional_kwargs["tool_calls"]` (no `ToolCallBlock`), and reads them back from
+    there when it maps tool messages (`_message_to_cohere_tool_results`)."""
+    from cohere.types import ToolCall as CohereToolCall
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole
+
+    tool_calls = [CohereToolCall(name=c.name, parameters=dict(c.arguments)) for c in calls]
+    return ChatMessage(
+        role=MessageRole.ASSISTANT, content="", additional_kwargs={"tool_calls": tool_calls}
+    )
+
+
+def _groq(row: RowRef, base: str) -> Any:
+    Groq = _class("llama_index.llms.groq", "Groq")
+
+    return Groq(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
+
+
+MODELS: dict[str, ModelSpec] = {
+    "openai-chat": ModelSpec(
+        "llama-index-llms-openai",
+        "llama_index.llms.openai",
+        "openai",
+        _openai,
+        'OpenAI(model={model!r}, api_key="fake", api_base=BASE + "/v1", max_retries=0)',
+        "OpenAI",
+    ),
+    "openai-responses": ModelSpec(
+        "llama-index-llms-openai",
+        "llama_index.llms.openai",
+        "openai",
+        _responses,
+        'OpenAIResponses(model={model!r}, api_key="fake", api_base=BASE + "/v1", max_retries=0)',
+        "OpenAIResponses",
+    ),
+    "anthropic": ModelSpec(
+        "llama-index-llms-anthropic",
+        "llama_index.llms.anthropic",
+        "anthropic",
+        _anthropic,
+        'Anthropic(model={model!r}, api_key="fake", base_url=BASE, max_retries=0)',
+        "Anthropic",
+    ),
+    "gemini": ModelSpec(
+        "llama-index-llms-google-genai",
+        "llama_index.llms.google_genai",
+        "google-genai",
+        _gemini,
+        'GoogleGenAI(model={model!r}, api_key="fake", http_options={{"base_url": BASE}}, '
+        "max_tokens=1024, context_window=1000000, max_retries=0)",
+        "GoogleGenAI",
+    ),
+    "bedrock-converse": ModelSpec(
+        "llama-index-llms-bedrock-converse",
+        "llama_index.llms.bedrock_converse",
+        "boto3",
+        _bedrock,
+        'BedrockConverse(model={model!r}, region_name="us-east-1", aws_access_key_id="fake", '
+        'aws_secret_access_key="fake", endpoint_url=BASE, max_retries=1)',
+        "BedrockConverse",
+    ),
+    "mistral": ModelSpec(
+        "llama-index-llms-mistralai",
+        "llama_index.llms.mistralai",
+        "mistralai",
+        _mistral,
+        'MistralAI(model={model!r}, api_key="fake", endpoint=BASE, max_retries=0)',
+        "MistralAI",
+    ),
+    "cohere": ModelSpec(
+        "llama-index-llms-cohere",
+        "llama_index.llms.cohere",
+        "cohere",
+        _cohere,
+        'Cohere(model={model!r}, api_key="fake", base_url=BASE, max_retries=0)',
+        "Cohere",
+        _cohere_turn,
+    ),
+    "groq": ModelSpec(
+        "llama-index-llms-groq",
+        "llama_index.llms.groq",
+        "openai",
+        _groq,
+        'Groq(model={model!r}, api_key="fake", api_base=BASE + "/v1", max_retries=0)',
+        "Groq",
+    ),
+}
+"""The integration per api, each the official `llama-index-llms-*` package for that provider.
+The xai and huggingface rows are not served: this target has no integration for them yet, and
+says so in `supports`."""
+
+
+def import_error(spec: ModelSpec) -> str | None:
+    """None if the integration package imports, else why not."""
+    try:
+        importlib.import_module(spec.module)
+    except ImportError as error:
+        return str(error)
+    return None

@@ -1,0 +1,275 @@
+"""The llamaindex target: translation into ChatMessages with content blocks, storage round
+trip, capture through the llama-index-llms integrations, typed refusals, rows an integration
+cannot serve, and the standalone reproducer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
+from conformance.matrix import load_matrix
+from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
+from conformance.targets import resolve_target
+from conformance.targets.base import RowRef
+
+pytest.importorskip(
+    "llama_index.core",
+    reason="LlamaIndex is not installed: pip install llama-index-core llama-index-llms-openai "
+    '... (the `llamaindex` dependency group), or nox -s "target(llamaindex)"',
+)
+
+from llama_index.core.base.llms.types import (
+    AudioBlock,
+    ChatMessage,
+    DocumentBlock,
+    ImageBlock,
+    MessageRole,
+    TextBlock,
+    ToolCallBlock,
+)
+
+from conformance.targets.llamaindex import (
+    LlamaIndexTarget,
+    dump_messages,
+    load_messages,
+    to_messages,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS = {
+    c.row_id: RowRef(id=c.row_id, api=c.api, family=c.family, model=c.model)
+    for c in load_matrix(ROOT / "matrix.yaml").cells()
+}
+
+
+def test_entry_point_names_the_target_its_versions_refusals_and_na() -> None:
+    target = resolve_target("llamaindex")
+    assert isinstance(target, LlamaIndexTarget)
+    assert target.unavailable is None
+    assert target.version[0].isdigit()
+    assert target.sdk_versions["llama-index-core"] == target.version
+    assert {"llama-index-llms-openai", "openai", "llama-index-llms-bedrock-converse", "boto3"} <= (
+        set(target.sdk_versions)
+    )
+    assert target.refusal_types == (ValueError,)
+    assert set(target.not_applicable) >= {"style:prompt"}
+
+
+def test_rows_are_served_or_skipped_with_the_integrations_reason() -> None:
+    target = LlamaIndexTarget()
+    reasons = {row.id: target.supports(row) for row in ROWS.values()}
+    assert reasons["openai-chat/gpt-6"] is None
+    assert reasons["anthropic/claude-sonnet-5"] is None
+    assert reasons["bedrock-converse/nova"] is None
+    assert reasons["cohere/command-a"] is None
+    # mistralai_modelname_to_contextsize knows no such model: every request would fail alike
+    assert "refuses the model: Unknown model: mistral-medium-3.5" in (
+        reasons["mistral/mistral-medium"] or ""
+    )
+    assert "no integration for api 'xai'" in (reasons["xai/grok-4"] or "")
+
+
+def test_result_style_media_is_a_block_of_a_tool_message() -> None:
+    user, turn, result, second = to_messages(scenario("image", "inline", "result"))
+    assert (user.role, turn.role, result.role) == (
+        MessageRole.USER,
+        MessageRole.ASSISTANT,
+        MessageRole.TOOL,
+    )
+    assert [(b.tool_name, b.tool_call_id) for b in turn.blocks] == [
+        ("get_image", CALL_ID),
+        ("get_image", "call_2"),
+    ]
+    assert all(isinstance(b, ToolCallBlock) and b.tool_kwargs == {} for b in turn.blocks)
+    assert result.additional_kwargs == {"tool_call_id": CALL_ID}
+    assert second.additional_kwargs == {"tool_call_id": "call_2"}
+    (block,) = result.blocks
+    assert isinstance(block, ImageBlock)
+    assert block.image_mimetype == "image/png"
+    assert isinstance(block.image, bytes)
+    assert block.image.startswith(b"iVBORw0KGgo")  # the PNG signature, base64
+
+
+def test_documents_audio_and_urls_keep_their_kind_and_source() -> None:
+    (document,) = to_messages(scenario("document", "url", "result"))[2].blocks
+    assert isinstance(document, DocumentBlock)
+    assert (document.document_mimetype, document.title) == ("application/pdf", "report.pdf")
+    assert str(document.url).endswith("/conformance/report.pdf")
+    assert document.data is None
+    (audio,) = to_messages(scenario("audio", "inline", "result"))[2].blocks
+    assert isinstance(audio, AudioBlock)
+    assert audio.format == "wav"
+
+
+def test_text_and_error_results_are_one_text_block() -> None:
+    (text,) = to_messages(scenario("text", "inline", "result"))[2].blocks
+    assert isinstance(text, TextBlock)
+    assert text.text == TEXT_FIXTURE
+    error = to_messages(scenario("text", "inline", "error"))[2]
+    assert error.content == ERROR_FIXTURE
+    assert error.additional_kwargs == {"tool_call_id": CALL_ID}  # as FunctionAgent writes it
+
+
+def test_parallel_calls_are_one_assistant_message_and_a_tool_message_each() -> None:
+    history: History = [
+        Message(role="system", content="Be brief."),
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="a", name="one"),
+        ToolCall(tool_call_id="b", name="two"),
+        ToolResult(tool_call_id="a", name="one", content=[Text(text="1")]),
+        ToolResult(
+            tool_call_id="b",
+            name="two",
+            content=[Text(text="2"), Image(media_type="image/png", data=b"x", identifier="x")],
+        ),
+        Message(role="assistant", content="done"),
+    ]
+    messages = to_messages(history)
+    assert [m.role.value for m in messages] == [
+        "system",
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+    ]
+    assert [b.tool_call_id for b in messages[2].blocks] == ["a", "b"]
+    assert [m.additional_kwargs["tool_call_id"] for m in messages[3:5]] == ["a", "b"]
+    assert isinstance(messages[4].blocks[1], ImageBlock)
+
+
+@pytest.mark.parametrize("style", ["result", "error"])
+def test_storage_round_trip_keeps_every_message(style: str) -> None:
+    messages = to_messages(scenario("image", "inline", style))  # type: ignore[arg-type]
+    again = load_messages(dump_messages(messages))
+    assert all(isinstance(m, ChatMessage) for m in again)
+    assert dump_messages(again) == dump_messages(messages)
+
+
+def test_payload_is_the_body_the_integration_sent() -> None:
+    payload = LlamaIndexTarget().render(
+        ROWS["anthropic/claude-sonnet-5"], scenario("image", "inline", "result")
+    )
+    assert payload["model"] == "claude-sonnet-5-5"
+    assert [t["name"] for t in payload["tools"]] == ["get_image"]
+    result, _second = payload["messages"][2]["content"]  # two parallel calls
+    assert (result["type"], result["tool_use_id"]) == ("tool_result", CALL_ID)
+    assert result["content"][0]["type"] == "image"
+    assert result["content"][0]["source"]["type"] == "base64"
+
+
+def test_openai_chat_keeps_only_the_text_of_a_tool_message() -> None:
+    """`to_openai_message_dict` sends a tool message's text blocks only: the image is gone."""
+    payload = LlamaIndexTarget().render(
+        ROWS["openai-chat/gpt-6"], scenario("image", "inline", "result")
+    )
+    tool = payload["messages"][2]
+    assert tool == {"role": "tool", "content": "", "tool_call_id": CALL_ID}
+
+
+def test_bedrock_payload_names_the_model_and_sends_no_error_status() -> None:
+    payload = LlamaIndexTarget().render(
+        ROWS["bedrock-converse/nova"], scenario("text", "inline", "error")
+    )
+    assert payload["modelId"] == "amazon.nova-pro-v1:0"
+    tool_result = payload["messages"][2]["content"][0]["toolResult"]
+    assert tool_result["content"] == [{"text": ERROR_FIXTURE}]
+    assert "status" not in tool_result  # read from additional_kwargs["status"], never written
+
+
+def test_a_refusal_is_a_value_error_before_sending() -> None:
+    with pytest.raises(ValueError, match="AudioBlock"):
+        LlamaIndexTarget().render(
+            ROWS["openai-responses/gpt-6"], scenario("audio", "inline", "result")
+        )
+
+
+def test_stored_rendering_is_byte_identical() -> None:
+    target = LlamaIndexTarget()
+    row, history = ROWS["gemini/gemini-3"], scenario("image", "inline", "result")
+    assert json.dumps(target.render_stored(row, history)) == json.dumps(target.render(row, history))
+
+
+def test_cohere_reads_its_own_tool_calls_and_loses_them_in_storage() -> None:
+    target = LlamaIndexTarget()
+    row, history = ROWS["cohere/command-a"], scenario("text", "inline", "result")
+    payload = target.render(row, history)
+    assert payload["tool_results"][0]["call"] == {"name": "get_text", "parameters": {}}
+    with pytest.raises(AttributeError):
+        target.render_stored(row, history)
+
+
+def _repro(row: str, content_type: str, source: str, style: str) -> tuple[str, str]:
+    history = scenario(content_type, source, style)  # type: ignore[arg-type]
+    script = LlamaIndexTarget().repro(ROWS[row], history)
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", script],  # -I: no cwd on the path, so no suite import
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return script, run.stdout
+
+
+def test_repro_of_a_failing_cell_runs_standalone_and_prints_the_payload() -> None:
+    """OpenAI chat drops a tool image (a `dropped` cell): the script shows the request."""
+    script, out = _repro("openai-chat/gpt-6", "image", "inline", "result")
+    assert "conformance" not in script.replace("conformance/", "")
+    path, _, body = out.partition("\n")
+    assert path == "POST /api/v1/chat/completions"
+    payload: dict[str, Any] = json.loads(body)
+    assert payload["model"] == "gpt-6-luna"
+    assert payload["messages"][2] == {"role": "tool", "content": "", "tool_call_id": CALL_ID}
+
+
+def test_repro_serves_url_media_itself_and_reports_a_refusal() -> None:
+    _, out = _repro("anthropic/claude-sonnet-5", "image", "url", "result")
+    body = json.loads(out.partition("\n")[2])
+    assert body["messages"][2]["content"][0]["content"][0]["type"] == "image"
+    _, out = _repro("openai-responses/gpt-6", "audio", "inline", "result")
+    assert out.startswith("nothing sent; raised ValueError: Unsupported content block type")
+
+
+def test_a_url_off_the_loopback_is_never_resolved() -> None:
+    history: History = [
+        Message(role="user", content="Describe it."),
+        ToolCall(tool_call_id=CALL_ID, name="get_image"),
+        ToolResult(
+            tool_call_id=CALL_ID,
+            name="get_image",
+            content=[
+                Image(
+                    media_type="image/png",
+                    url="https://example.com/conformance/chart.png",
+                    identifier="chart.png",
+                )
+            ],
+        ),
+    ]
+    with pytest.raises(Exception, match="resolves loopback hosts only"):
+        LlamaIndexTarget().render(ROWS["gemini/gemini-2.5"], history)
+
+
+def test_the_results_record_llamaindex_and_its_sdk_versions(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nconformance_matrix = matrix.yaml\n")
+    pytester.makepyfile(
+        test_conformance="from conformance.suite import test_conformance as test_conformance\n"
+    )
+    (pytester.path / "matrix.yaml").write_bytes((ROOT / "matrix.yaml").read_bytes())
+    run = pytester.runpytest(
+        "-k", "llamaindex:anthropic/claude-sonnet-5/image/inline/result:outcome",
+        "--conformance-target", "llamaindex", "--conformance-results", "r.jsonl",
+    )  # fmt: skip
+    run.assert_outcomes(passed=1)
+    lines = [json.loads(x) for x in (pytester.path / "r.jsonl").read_text("utf-8").splitlines()]
+    target = LlamaIndexTarget()
+    assert lines[0]["targets"] == {"llamaindex": target.version}
+    assert lines[0]["sdk_versions"] == {"llamaindex": target.sdk_versions}
+    assert lines[1]["outcome"] == "native"
