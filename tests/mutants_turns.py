@@ -133,11 +133,11 @@ class InterleavesFallback(_Mutant):
     def render(self, row: RowRef, history: History) -> Payload:
         payload = super().render(row, history)
         match row.api:
-            case "anthropic":
+            case "anthropic" | "anthropic-vertex":
                 return self._blocks(payload, "messages", "content", "tool_result", "tool_use_id")
             case "bedrock-converse":
                 return self._blocks(payload, "messages", "content", "toolResult", "toolUseId")
-            case "gemini":
+            case "gemini" | "gemini-vertex":
                 return self._blocks(payload, "contents", "parts", "functionResponse", "id")
             case "openai-responses":
                 return self._items(payload, "input", "function_call_output", "call_id")

@@ -139,7 +139,9 @@ def test_a_counterexample_with_fixture_urls_is_scrubbed(pytester: pytest.Pyteste
         if '"property"' in line and "media-exactly-once" in line
     )
     assert "counterexample" in detail
-    assert "http://fixtures.conformance.invalid/conformance/" in detail
+    # whichever history the search shrinks to, a URL it lists is on the stand-in origin
+    urls = re.findall(r"https?://[^\s'\"]+", detail)
+    assert all(u.startswith("http://fixtures.conformance.invalid/conformance/") for u in urls)
     assert not LOCAL.search(text)
 
 
