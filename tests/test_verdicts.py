@@ -377,3 +377,66 @@ def test_a_broken_ordering_rule_fails_api_accepts(matrix: Matrix) -> None:
     # user message sits between two results, parallel-turn) sees it.
     assert _failing(runs, "no-silent-loss") == set()
     assert _failing(runs, "text-identical") == set()
+
+
+def _same_bytes_at_two_urls() -> Any:
+    """One call returning the same image at two URLs (a query string apart)."""
+    from conformance.history import Image, Message, Part, ToolCall, ToolResult
+    from conformance.scenarios.build import fixture_url
+
+    url = fixture_url("chart.png")
+    images: list[Part] = [
+        Image(media_type="image/png", url=f"{url}?item=a", identifier="a.png"),
+        Image(media_type="image/png", url=f"{url}?item=b", identifier="b.png"),
+    ]
+    return [
+        Message(role="user", content="show me"),
+        ToolCall(tool_call_id="call_1", name="get_image", arguments={}),
+        ToolResult(tool_call_id="call_1", name="get_image", content=images),
+    ]
+
+
+class _DownloadsBoth(ReferenceTarget):
+    name = "downloads-both"
+
+    def render(self, row: RowRef, history: Any) -> Any:
+        from mutants import _fetch_urls  # pyright: ignore[reportPrivateUsage]
+
+        return super().render(row, _fetch_urls(history, keep=True))
+
+
+class _DropsTheSecond(_DownloadsBoth):
+    """Downloads both, sends the first only."""
+
+    name = "drops-the-second"
+
+    def render(self, row: RowRef, history: Any) -> Any:
+        result = history[-1]
+        kept = result.model_copy(update={"content": result.content[:1]})
+        return super().render(row, [*history[:-1], kept])
+
+
+@pytest.mark.parametrize("api", ["anthropic", "bedrock-converse"])
+def test_two_urls_serving_the_same_bytes_count_as_two_items(api: str) -> None:
+    """Downloading both (two inline copies of one image) or sending both URLs is exactly
+    once each; dropping one is not, whichever copy is left."""
+    rows = {
+        "anthropic": RowRef(
+            id="anthropic/claude-sonnet-5",
+            api="anthropic",
+            family="claude-sonnet-5",
+            model="claude-sonnet-5-5",
+        ),
+        "bedrock-converse": RowRef(
+            id="bedrock-converse/nova-2",
+            api="bedrock-converse",
+            family="nova-2",
+            model="us.amazon.nova-2-lite-v1:0",
+        ),
+    }
+    row, history = rows[api], _same_bytes_at_two_urls()
+    media_exactly_once(_DownloadsBoth(), row, history)
+    if api == "anthropic":  # Anthropic takes image URLs: both sent as they are
+        media_exactly_once(ReferenceTarget(), row, history)
+    with pytest.raises(PropertyFailed, match="appears 1 times"):
+        media_exactly_once(_DropsTheSecond(), row, history)

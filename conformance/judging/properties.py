@@ -130,15 +130,38 @@ def media_exactly_once(target: Target, row: RowRef, history: History) -> None:
     parts = [p for r in found[1].tool_results for p in r.parts]
     parts += [p for m in found[1].messages for p in m.parts]
     media = [p for p in parts if p.kind != "text" and (p.digest or p.url)]
-    identities = [_identity(m) for m in _media(history)]
-    for item, identity in zip(_media(history), identities, strict=True):
-        seen = sum(1 for p in media if p.url in identity or p.digest in identity)
-        expected = identities.count(identity)
-        if seen != expected:
+    items = _media(history)
+    identities = [_identity(m) for m in items]
+    # Items that share an identity (the same bytes, at one URL or two) can each be matched by
+    # the other's copy, so they are counted as one group: as many wire items as the group has
+    # items, and each item matched by at least one.
+    for group in _groups(identities):
+        union: frozenset[str] = frozenset[str]().union(*(identities[i] for i in group))
+        seen = sum(1 for part in media if part.url in union or part.digest in union)
+        item = items[group[0]]
+        if seen != len(group):
             raise PropertyFailed(
                 f"{row.id}: {item.type} {item.identifier!r} appears {seen} times"
-                + (f" (expected {expected}: items with the same bytes)" if expected > 1 else "")
+                + (f" (expected {len(group)}: items with the same bytes)" if len(group) > 1 else "")
             )
+        for i in group:
+            if not any(part.url in identities[i] or part.digest in identities[i] for part in media):
+                raise PropertyFailed(
+                    f"{row.id}: {items[i].type} {items[i].identifier!r} appears 0 times"
+                )
+
+
+def _groups(identities: list[frozenset[str]]) -> list[list[int]]:
+    """The indexes of items that share an identity with one another, transitively."""
+    groups: list[list[int]] = []
+    keys: list[set[str]] = []
+    for index, identity in enumerate(identities):
+        joined = [g for g, key in enumerate(keys) if key & identity]
+        merged = [index, *(i for g in joined for i in groups[g])]
+        key = set(identity).union(*(keys[g] for g in joined))
+        groups = [grp for g, grp in enumerate(groups) if g not in joined] + [sorted(merged)]
+        keys = [k for g, k in enumerate(keys) if g not in joined] + [key]
+    return groups
 
 
 def _identity(media: Media) -> frozenset[str]:
