@@ -377,8 +377,7 @@ def target(session: nox.Session, name: str) -> None:
         finally:
             # The release's results, complete, into the committed folder (the data the site
             # and the main job's comparison show), even when the latest release's gate fails.
-            if _complete(results):
-                session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
+            _import_release(session, name, version, results)
         session.log(f"{name} {version}: {results}")
         if not latest:
             continue
@@ -445,11 +444,7 @@ def _bridge_target(session: nox.Session, name: str) -> None:
         try:
             _run_release(session, name, results, latest, env, own)
         finally:  # a complete run into the committed folder, as for a Python target
-            if _complete(results):
-                session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
-        recorded = _meta(results).get("targets", {}).get(name)
-        if recorded != version:
-            session.error(f"{name} {release} ran as version {recorded}, not {version}")
+            _import_release(session, name, version, results)
         session.log(f"{name} {version}: {results}")
         if latest:
             module = name.replace("-", "_")
@@ -489,6 +484,21 @@ def _restore(session: nox.Session, frozen: Path) -> None:
     else:
         session.run("python", "-m", "pip", "install", "-r", str(frozen))
     session.log(f"venv restored to the latest release ({frozen})")
+
+
+def _import_release(session: nox.Session, name: str, version: str, results: Path) -> None:
+    """A complete run of the release into results/, once its meta line shows it ran as that
+    version: `nox -R` skips the installs, so an older release would run as the latest and be
+    stored under the other's version (the session stops instead)."""
+    if not _complete(results):
+        return
+    recorded = _meta(results).get("targets", {}).get(name)
+    if recorded != version:
+        session.error(
+            f"{name} {version} ran as version {recorded} ({results}); not imported. Was the"
+            " release installed? `nox -R` skips installs: run the session with -r"
+        )
+    session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
 
 
 def _run_release(

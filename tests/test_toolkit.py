@@ -323,3 +323,15 @@ def test_the_process_fixture_host_is_one_instance() -> None:
 def test_an_exchange_without_a_body_has_no_json() -> None:
     assert Exchange("GET", "/", {}, b"").json() is None
     assert Exchange("POST", "/", {}, b'{"k": [1]}').json() == {"k": [1]}
+
+
+def test_a_request_whose_body_is_not_json_is_the_suites_error_never_a_refusal() -> None:
+    """A ValueError out of the body would be a refusal for a target declaring ValueError."""
+    from conformance.errors import NoRequestSent, SuiteError
+    from conformance.targets.kit import Exchange, payload_of
+
+    exchange = Exchange(method="POST", path="/v1/files", headers={}, body=b"--boundary\r\n")
+    with pytest.raises(NoRequestSent, match="no JSON object body") as raised:
+        payload_of("openai-chat", exchange)
+    assert isinstance(raised.value, SuiteError)
+    assert not isinstance(raised.value, ValueError)

@@ -107,7 +107,10 @@ def payload_of(api: str, exchange: Exchange) -> Payload:
     """What the suite judges for a recorded request: the JSON body; for `bedrock-converse`
     the Converse parameters, `{"modelId": <from the path>, **body}`, since the model id
     travels in the URL there (as boto3's `converse(modelId=..., ...)` takes it)."""
-    body = exchange.json()
+    try:
+        body = exchange.json()
+    except ValueError:  # not JSON (an upload, a form): the suite's, never the target's refusal
+        body = None
     if not isinstance(body, dict):
         raise NoRequestSent(
             f"the request to {exchange.path} has no JSON object body: {exchange.body[:80]!r}"

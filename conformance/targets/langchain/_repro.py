@@ -116,7 +116,7 @@ def _fixtures(history: History) -> dict[str, tuple[str, str]]:
 
 
 _TEMPLATE = '''\
-{about}"""Reproducer of the conformance cell named above.
+{about}"""Reproducer of the cell named above.
 
 What LangChain {framework} sends to the api for a tool result, captured offline: the
 request goes to a local server on 127.0.0.1 that records it and answers 400.

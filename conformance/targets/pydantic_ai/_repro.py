@@ -95,7 +95,7 @@ _REPRO_MODELS = {
 }
 
 _REPRO_TEMPLATE = '''\
-{about}"""Reproduces the conformance cell named above with pydantic-ai.
+{about}"""Reproduces the cell named above with pydantic-ai.
 
 Sends the request pydantic-ai's agent makes for this history to a recorder on 127.0.0.1
 (which answers 400, so nothing leaves the machine) and prints it as indented JSON. URL media is
