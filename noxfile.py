@@ -464,7 +464,10 @@ def _freeze(session: nox.Session) -> Path | None:
     """The exact distributions of the session's venv now (the latest release installed)."""
     python = session.virtualenv.bin + "/python"
     if shutil.which("uv"):
-        frozen = session.run("uv", "pip", "freeze", "--python", python, silent=True, external=True)
+        # --quiet: uv names the environment on stderr, which `silent` captures with stdout
+        frozen = session.run(
+            "uv", "pip", "freeze", "--quiet", "--python", python, silent=True, external=True
+        )
     else:
         frozen = session.run("python", "-m", "pip", "freeze", silent=True)
     if not isinstance(frozen, str):
