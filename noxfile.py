@@ -132,6 +132,10 @@ TARGETS = {
     "pydantic-ai": ("pydantic-ai", ("2.68.0", "1.85.0")),
     "litellm": ("litellm", ("1.110.2", "1.100.0", "1.90.0")),
     "langchain": ("langchain", ("1.8.3", "1.5.6", "1.2.6")),
+    # Google ADK: 2.13.0 is the newest (its wheel built 2026-10-23), 2.9.0 from 2026-09-10,
+    # 2.5.0 from 2026-07-16 (the file dates in each wheel); all three have the resumable apps
+    # the target resumes and `Gemini.base_url`.
+    "google-adk": ("google-adk", ("2.13.0", "2.9.0", "2.5.0")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -158,7 +162,12 @@ _LANGCHAIN_PINS = {
     "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 PINS = {"langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()}}
-SLOW_PROPERTIES = {"langchain": "slow-target", "litellm": "slow-target", "ai-sdk": "slow-target"}
+SLOW_PROPERTIES = {
+    "langchain": "slow-target",
+    "litellm": "slow-target",
+    "ai-sdk": "slow-target",
+    "google-adk": "slow-target",
+}
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with
 # no cap, and anthropic>=1 takes an httpx2 client where 1.85 passes an httpx one (TypeError on
