@@ -35,6 +35,7 @@ from conformance.targets.google_adk import (
     plan,
 )
 from conformance.targets.google_adk._messages import error_value, tool_value
+from conformance.targets.kit import fixture_host
 
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = {
@@ -189,7 +190,7 @@ def test_repro_of_a_cell_runs_and_prints_the_payload(
 def test_repro_serves_url_media_itself(target: GoogleADKTarget) -> None:
     script = target.repro(GEMINI, scenario("image", "url", "result"))
     assert "http://conformance.recording.media/conformance/chart.png" in script
-    assert "127.0.0.1" not in script.split("server = ThreadingHTTPServer")[0]
+    assert fixture_host().origin not in script  # the script serves the media on its own port
 
 
 def _yaml(path: Path) -> Any:

@@ -41,7 +41,7 @@ import logging
 import threading
 import warnings
 from collections.abc import Callable, Generator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from importlib import metadata
 from typing import Any
 
@@ -97,7 +97,9 @@ def installed(name: str) -> str | None:
 
 def missing_adk() -> str | None:
     try:
-        importlib.import_module("google.adk.runners")
+        with warnings.catch_warnings():  # deprecations of ADK's dependencies at import time
+            warnings.simplefilter("ignore")
+            importlib.import_module("google.adk.runners")
     except ImportError as error:
         return f"google-adk is not installed ({error}): {INSTALL_HINT}"
     return None
@@ -167,8 +169,14 @@ class Run:
     """One ADK run of a history: an `LlmAgent` in a resumable `App`, a `Runner` with an
     in-memory session service, the model built per render for the recorder channel."""
 
-    def __init__(self, model: Callable[[RowRef, str], Any]) -> None:
+    def __init__(
+        self,
+        model: Callable[[RowRef, str], Any],
+        around: Callable[[RowRef, History, str], AbstractContextManager[None]] | None = None,
+    ) -> None:
         self.model = model
+        self.around = around
+        """What the model needs around a run (environment, download allowlists), if anything."""
 
     def agent(self, row: RowRef, base: str, history: History, found: Any) -> Any:
         from google.adk.agents import LlmAgent
@@ -218,7 +226,11 @@ class Run:
                         await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
                     )
 
-            _run_on_loop(main)
+            if self.around is None:
+                _run_on_loop(main)
+                return
+            with self.around(row, history, base):
+                _run_on_loop(main)
 
         with _RENDER_LOCK, _quiet():
             payload = body_or_raise(row.api, send, token=thread_token())

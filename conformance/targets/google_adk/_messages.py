@@ -112,13 +112,13 @@ def _response_part(result: ToolResult) -> Any:
     `parts` (genai's `Part.from_function_response`)."""
     from google.genai import types
 
-    value = returned(Pending(result.name, result.status, list(result.content)))
+    value: Any = returned(Pending(result.name, result.status, list(result.content)))
     media: list[Any] = []
-    items = value if isinstance(value, list) else [value]
+    items: list[Any] = list(value) if isinstance(value, list) else [value]  # pyright: ignore[reportUnknownArgumentType]
     if result.status == "error":  # the error dict, and any media the failure carried
         items = [value, *(genai_part(p) for p in result.content if not isinstance(p, Text))]
     kept: list[Any] = []
-    for item in items:  # pyright: ignore[reportUnknownVariableType]
+    for item in items:
         if isinstance(item, types.Part):
             if item.inline_data is not None:
                 blob = item.inline_data
@@ -136,7 +136,9 @@ def _response_part(result: ToolResult) -> Any:
                 )
         else:
             kept.append(item)
-    response: Any = value if isinstance(value, dict) else None
+    response: Any = None
+    if isinstance(value, dict):
+        response = value  # pyright: ignore[reportUnknownVariableType]
     if response is None:
         rest = kept[0] if len(kept) == 1 and not isinstance(value, list) else kept
         response = {} if not kept else {"result": rest}

@@ -164,7 +164,8 @@ _URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
 
 def _stand_ins(text: str, media: dict[str, tuple[str, str]]) -> str:
     """Fixture URLs on a stand-in origin the script replaces by its own server's."""
-    for url in sorted(set(_URL.findall(text))):
+    urls: set[str] = set(_URL.findall(text))
+    for url in sorted(urls):
         name = urlsplit(url).path.rsplit("/", 1)[-1]
         if name not in FIXTURE_TYPES:
             continue
