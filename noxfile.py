@@ -136,6 +136,7 @@ TARGETS = {
     # 2.5.0 from 2026-07-16 (the file dates in each wheel); all three have the resumable apps
     # the target resumes and `Gemini.base_url`.
     "google-adk": ("google-adk", ("2.13.0", "2.9.0", "2.5.0")),
+    "google-adk-litellm": ("google-adk-litellm", ("2.13.0", "2.9.0", "2.5.0")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -167,6 +168,7 @@ SLOW_PROPERTIES = {
     "litellm": "slow-target",
     "ai-sdk": "slow-target",
     "google-adk": "slow-target",
+    "google-adk-litellm": "slow-target",
 }
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with

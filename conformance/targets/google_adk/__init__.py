@@ -142,6 +142,9 @@ def _tool(name: str, pending: dict[str, Pending]) -> Any:
 
     answer.__name__ = answer.__qualname__ = name
     answer.__doc__ = TOOL_DOC
+    # The annotations as objects: ADK resolves them in the function's module, where the
+    # lazily imported `ToolContext` is not a global.
+    answer.__annotations__ = {"tool_context": ToolContext, "return": Any}
     return FunctionTool(answer)
 
 

@@ -1,0 +1,111 @@
+"""The Google ADK target through ADK's LiteLLM wrapper: the entry point, the rows it serves, a
+request per provider family, storage, the reasons and deviations files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance.matrix import load_matrix
+from conformance.scenarios.build import CALL_ID, TEXT_FIXTURE, scenario
+from conformance.targets import resolve_target
+from conformance.targets.base import RowRef
+
+pytest.importorskip(
+    "google.adk",
+    reason='the google-adk-litellm group is not installed: nox -s "target(google-adk-litellm)"',
+)
+pytest.importorskip(
+    "litellm",
+    reason='the google-adk-litellm group is not installed: nox -s "target(google-adk-litellm)"',
+)
+
+import litellm
+
+from conformance.targets.google_adk_litellm import GoogleADKLiteLLMTarget
+
+ROOT = Path(__file__).resolve().parent.parent
+ROWS = {
+    c.row_id: RowRef(id=c.row_id, api=c.api, family=c.family, model=c.model)
+    for c in load_matrix(ROOT / "matrix.yaml").cells()
+}
+
+
+@pytest.fixture(scope="module")
+def target() -> GoogleADKLiteLLMTarget:
+    return GoogleADKLiteLLMTarget()
+
+
+def test_entry_point_names_the_target(target: GoogleADKLiteLLMTarget) -> None:
+    found = resolve_target("google-adk-litellm")
+    assert isinstance(found, GoogleADKLiteLLMTarget)
+    assert found.unavailable is None
+    assert found.version[0].isdigit()
+    assert "litellm" in target.sdk_versions
+    assert target.refusal_types == (ValueError, litellm.BadRequestError)
+    assert set(target.not_applicable) == {"style:prompt"}
+
+
+def test_every_api_with_a_litellm_prefix_is_served(target: GoogleADKLiteLLMTarget) -> None:
+    for row in ROWS.values():
+        assert target.supports(row) is None, row.id
+
+
+def test_anthropic_gets_the_tool_result_from_adks_run(target: GoogleADKLiteLLMTarget) -> None:
+    payload = target.render(ROWS["anthropic/claude-sonnet-5"], scenario("text", "inline", "result"))
+    assert payload["model"] == "claude-sonnet-5-5"
+    results = [
+        block
+        for message in payload["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert results[0]["tool_use_id"] == CALL_ID
+    assert TEXT_FIXTURE in str(results[0]["content"])
+
+
+def test_storage_renders_the_same(target: GoogleADKLiteLLMTarget) -> None:
+    row = ROWS["mistral/mistral-medium"]
+    history = scenario("image", "inline", "result")
+    assert target.render_stored(row, history) == target.render(row, history)
+
+
+def _yaml(path: Path) -> Any:
+    from ruamel.yaml import YAML
+
+    loader: Any = YAML(typ="safe")
+    return loader.load(path.read_text(encoding="utf-8"))
+
+
+def test_reasons_link_upstream_and_notes_exist() -> None:
+    anchors = set(
+        re.findall(r'<a id="([^"]+)"', (ROOT / "docs" / "google-adk.md").read_text("utf-8"))
+    )
+    rules = _yaml(ROOT / "deviations" / "google-adk-litellm.reasons.yaml")["rules"]
+    assert rules
+    for rule in rules:
+        assert set(rule["when"]) <= {"api", "expect", "outcome", "check", "detail"}, rule
+        assert len(rule["reason"].split()) >= 8, rule
+        re.compile(rule["when"].get("detail", ""))
+        if "link" in rule:
+            assert rule["link"].startswith("https://github.com/"), rule
+        path, _, anchor = rule["notes"].partition("#")
+        assert path == "docs/google-adk.md"
+        assert anchor in anchors, rule
+
+
+def test_deviations_name_real_cells_with_reasons() -> None:
+    from conformance.judging.deviations import PROPERTY_CELLS
+
+    matrix = load_matrix(ROOT / "matrix.yaml")
+    cells = {c.id for c in [*matrix.cells(), *matrix.error_cells()]} | set(PROPERTY_CELLS)
+    data = _yaml(ROOT / "deviations" / "google-adk-litellm.yaml")
+    assert data["target"] == "google-adk-litellm"
+    for entry in data["deviations"]:
+        assert entry["cell"] in cells
+        assert entry["checks"]
+        assert entry["reason"]
