@@ -45,7 +45,7 @@ def test_entry_point_names_the_target(target: GoogleADKLiteLLMTarget) -> None:
     assert found.unavailable is None
     assert found.version[0].isdigit()
     assert "litellm" in target.sdk_versions
-    assert target.refusal_types == (ValueError, litellm.BadRequestError)
+    assert target.refusal_types == (ValueError, litellm.exceptions.BadRequestError)
     assert set(target.not_applicable) == {"style:prompt"}
 
 
