@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +78,28 @@ def test_storage_renders_the_same(target: GoogleADKLiteLLMTarget) -> None:
     row = ROWS["mistral/mistral-medium"]
     history = scenario("image", "inline", "result")
     assert target.render_stored(row, history) == target.render(row, history)
+
+
+def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
+    target: GoogleADKLiteLLMTarget, tmp_path: Path
+) -> None:
+    """anthropic image inline result: ADK moves the image out of the tool result, unmarked (a
+    declared deviation); the script shows it on its own, offline, in this venv."""
+    row = ROWS["anthropic/claude-sonnet-5"]
+    history = scenario("image", "inline", "result")
+    path = tmp_path / "repro.py"
+    path.write_text(target.repro(row, history), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == "POST /v1/messages"
+    assert json.loads(body) == target.render(row, history)
 
 
 def _yaml(path: Path) -> Any:

@@ -123,6 +123,29 @@ class GoogleADKLiteLLMTarget:
     def render(self, row: RowRef, history: History) -> Payload:
         return self._send(row, history)[0]
 
+    def repro(self, row: RowRef, history: History) -> str:
+        """A standalone script (ADK, LiteLLM and the standard library) that sends this cell's
+        request through ADK's `LiteLlm` to a recorder on 127.0.0.1 and prints the payload."""
+        from conformance.targets.google_adk._repro import repro_script
+
+        route = ROUTES[row.api](row, "")
+        environment = list(route.pop(ENV, {}))
+        code = (
+            "    import os\n\n"
+            '    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline\n'
+            "    import litellm\n"
+            "    from google.adk.models.lite_llm import LiteLlm\n\n"
+            "    litellm.suppress_debug_info = True  # no banner printed per failed call\n"
+            f"    kwargs = {route!r}\n"
+            '    for key in [k for k, v in kwargs.items() if v == ""]:  # the base URL\n'
+            "        kwargs[key] = origin\n"
+            f"    for name in {environment!r}:  # a base the route reads from the environment\n"
+            "        os.environ[name] = origin\n"
+            '    return LiteLlm(model=kwargs.pop("model"), **kwargs)'
+        )
+        extra = " litellm" + (" boto3" if row.api == "bedrock-converse" else "")
+        return repro_script(row, history, self.version, model_code=code, extra=extra)
+
     def render_stored(self, row: RowRef, history: History) -> Payload:
         from conformance.targets.google_adk import dump_session, load_session
 
