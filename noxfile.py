@@ -229,6 +229,11 @@ TARGETS = {
     "strands": ("strands", ("1.62.0", "1.54.0", "1.45.0")),
     "strands-litellm": ("strands-litellm", ("1.62.0", "1.54.0", "1.45.0")),
     "llamaindex": ("llamaindex", ("0.14.25", "0.14.17", "0.14.10")),
+    # Google ADK: 2.13.0 is the newest (its wheel built 2026-10-23), 2.9.0 from 2026-09-10,
+    # 2.5.0 from 2026-07-16 (the file dates in each wheel); all three have the resumable apps
+    # the target resumes and `Gemini.base_url`.
+    "google-adk": ("google-adk", ("2.13.0", "2.9.0", "2.5.0")),
+    "google-adk-litellm": ("google-adk-litellm", ("2.13.0", "2.9.0", "2.5.0")),
 }
 
 # A target made of several distributions installs a pin set per version instead of
@@ -291,6 +296,8 @@ SLOW_PROPERTIES = {
     "strands": "slow-target",
     "strands-litellm": "slow-target",
     "llamaindex": "slow-target",
+    "google-adk": "slow-target",
+    "google-adk-litellm": "slow-target",
 }
 # What a user of an older release must install beside it today, where the release's own
 # requirements let a newer, incompatible SDK in: pydantic-ai 1.85 requires anthropic>=0.96 with

@@ -1,0 +1,207 @@
+"""The Google ADK target's reproducer: a standalone script that rebuilds the history as ADK session
+events and function tools, resumes the invocation with ADK's `Runner` against a stdlib server on
+127.0.0.1, and prints the body it got."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
+from conformance.history import History, ToolCall, ToolResult
+from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.targets.base import RowRef
+from conformance.targets.google_adk._messages import AGENT, APP, INVOCATION, USER, plan, returned
+
+_STAND_IN = "http://conformance.recording.media"
+
+_REPRO = """\
+#!/usr/bin/env python3
+\"\"\"Google ADK {version} {api} request for {row}: what an `LlmAgent` sends for this history.
+
+Needs only `pip install google-adk{extra}`. The session holds the user's message and the
+model's function calls; resuming the invocation runs the function tools, which return the
+history's results (`google.genai.types.Part` for media), and ADK sends the next request to a
+stdlib HTTP server on 127.0.0.1 that records it and answers 400, so nothing leaves the machine.
+URL media is served by this script on 127.0.0.1 too.
+\"\"\"
+
+import asyncio
+import base64
+import json
+import logging
+import threading
+import warnings
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from google.adk.agents import LlmAgent
+from google.adk.apps import App, ResumabilityConfig
+from google.adk.events import Event
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from google.adk.tools import FunctionTool, ToolContext
+from google.genai import types
+
+warnings.simplefilter("ignore")  # ADK's experimental-feature warnings
+logging.disable(logging.CRITICAL)  # ADK logs the 400 answer with a traceback
+
+EVENTS = {events!r}  # the session's events as ADK's pydantic models dump them
+RETURNS = json.loads({returns!r})  # call id -> what its tool returns
+TOOLS = {tools!r}
+MODEL = {model!r}
+MEDIA = {media!r}  # path -> (media type, base64 bytes) served on 127.0.0.1
+
+captured = []
+
+
+class Handler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        found = MEDIA.get(self.path)
+        body = base64.b64decode(found[1]) if found else b"not found"
+        self.send_response(200 if found else 404)
+        self.send_header("content-type", found[0] if found else "text/plain")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        captured.append((self.path, body))
+        reply = b'{{"error": {{"code": 400, "message": "recorded", "status": "INVALID_ARGUMENT"}}}}'
+        self.send_response(400)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, *args):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+origin = "http://127.0.0.1:%d" % server.server_address[1]
+
+
+def value(spec):
+    if "text" in spec:
+        return spec["text"]
+    if "part" in spec:
+        return types.Part.model_validate(spec["part"])
+    if "list" in spec:
+        return [value(item) for item in spec["list"]]
+    return spec["dict"]
+
+
+def tool(name):
+    def answer(tool_context: ToolContext):
+        spec = RETURNS.get(tool_context.function_call_id or "")
+        return "" if spec is None else value(spec)
+
+    answer.__name__ = answer.__qualname__ = name
+    answer.__doc__ = "Return what the scenario's tool returned for this call."
+    return FunctionTool(answer)
+
+
+def model():
+{model_code}
+
+
+async def main():
+    agent = LlmAgent(name={agent!r}, model=model(), tools=[tool(n) for n in TOOLS])
+    app = App(
+        name={app!r}, root_agent=agent, resumability_config=ResumabilityConfig(is_resumable=True)
+    )
+    service = InMemorySessionService()
+    runner = Runner(app=app, session_service=service)
+    session = await service.create_session(app_name={app!r}, user_id={user!r})
+    for stored in EVENTS:
+        event = Event.model_validate_json(stored.replace({stand_in!r}, origin))
+        await service.append_event(session, event)
+    try:
+        async for _ in runner.run_async(
+            user_id={user!r}, session_id=session.id, invocation_id={invocation!r}
+        ):
+            pass
+    except Exception as error:  # the 400 answer, or ADK refusing before sending
+        if not captured:
+            print("raised before sending:", type(error).__module__ + "." + type(error).__name__)
+            print(error)
+
+
+RETURNS = json.loads(json.dumps(RETURNS).replace({stand_in!r}, origin))
+asyncio.run(main())
+if captured:
+    path, body = captured[0]
+    print("POST", path)
+    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
+server.shutdown()
+"""
+
+_GEMINI = """\
+    from google.adk.models import Gemini
+
+    return Gemini(model=MODEL, base_url=origin, client_kwargs={"api_key": "not-a-key"})"""
+
+
+def _spec(value: Any) -> dict[str, Any]:
+    from google.genai import types
+
+    if isinstance(value, str):
+        return {"text": value}
+    if isinstance(value, types.Part):
+        return {"part": value.model_dump(mode="json", exclude_none=True)}
+    if isinstance(value, list):
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return {"list": [_spec(item) for item in items]}
+    return {"dict": value}
+
+
+_URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
+
+
+def _stand_ins(text: str, media: dict[str, tuple[str, str]]) -> str:
+    """Fixture URLs on a stand-in origin the script replaces by its own server's."""
+    urls: set[str] = set(_URL.findall(text))
+    for url in sorted(urls):
+        name = urlsplit(url).path.rsplit("/", 1)[-1]
+        if name not in FIXTURE_TYPES:
+            continue
+        path = f"/conformance/{name}"
+        media[path] = (FIXTURE_TYPES[name], base64.b64encode(fixture_bytes(name)).decode())
+        text = text.replace(url, _STAND_IN + path)
+    return text
+
+
+def repro_script(
+    row: RowRef, history: History, version: str, *, model_code: str = _GEMINI, extra: str = ""
+) -> str:
+    """The source of a standalone script: this history, resumed by ADK's `Runner` with the
+    row's model (`model_code`, the body of a function that may read `origin` and `MODEL`)
+    against a stdlib recorder on 127.0.0.1; it prints the request body as indented JSON."""
+    found = plan(history)
+    media: dict[str, tuple[str, str]] = {}
+    events = [_stand_ins(e.model_dump_json(exclude_none=True), media) for e in found.events]
+    returns = _stand_ins(
+        json.dumps({k: _spec(returned(v)) for k, v in found.pending.items()}), media
+    )
+    tools = list(dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult)))
+    return _REPRO.format(
+        version=version,
+        api=row.api,
+        row=row.id,
+        extra=extra,
+        events=events,
+        returns=returns,
+        tools=tools,
+        model=row.model,
+        media=media,
+        model_code=model_code,
+        agent=AGENT,
+        app=APP,
+        user=USER,
+        invocation=INVOCATION,
+        stand_in=_STAND_IN,
+    )
