@@ -126,6 +126,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a generated conformance test")
     if not configured(config):
         return  # inert: nothing else is imported, read or generated
+    # The snapshot check's `assert` shows syrupy's diff only when pytest rewrites the module
+    # that asserts. Which installed modules pytest marks on its own depends on the files a
+    # distribution's RECORD lists (an editable install lists none of the package), so say it.
+    pytest.register_assert_rewrite("conformance.running.engine")
     from conformance.running import engine
 
     engine.configure(config)
