@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 from dataclasses import dataclass
@@ -65,7 +66,9 @@ def test_a_module_attr_target_gets_a_failing_property_line_with_its_counterexamp
     assert failed["target"] == "mutant-drops-media"
     assert failed["row"] in {row.id for row in ROWS}
     assert "counterexample (shrunk)" in failed["detail"]
-    assert "image image/png" in failed["detail"]  # the media item the mutant dropped
+    # the media item the mutant dropped, named with its type (which one the search shrinks to
+    # depends on the literals of the loaded modules, which hypothesis draws from)
+    assert re.search(r"(image|document|audio|video) '[^']+' appears 0 times", failed["detail"])
     held = by_name["deterministic"]
     assert held["verdict"] == "pass"
     assert "row" not in held

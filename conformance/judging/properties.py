@@ -161,7 +161,7 @@ def _groups(identities: list[frozenset[str]]) -> list[list[int]]:
         key = set(identity).union(*(keys[g] for g in joined))
         groups = [grp for g, grp in enumerate(groups) if g not in joined] + [sorted(merged)]
         keys = [k for g, k in enumerate(keys) if g not in joined] + [key]
-    return groups
+    return sorted(groups)  # in the order of their first item, as the history gives them
 
 
 def _identity(media: Media) -> frozenset[str]:
