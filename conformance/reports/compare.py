@@ -56,6 +56,7 @@ __all__ = [
     "Release",
     "TimelineChange",
     "build_comparison",
+    "column_words",
     "compare_releases",
     "glyph",
     "load_releases",
@@ -96,6 +97,9 @@ class Release(_Model):
     """The release's model rows, in the order its results list them (the matrix's)."""
     layers: dict[str, list[tuple[str, str]]] = {}
     """Per row served through other layers, those layers (`conformance.reports.layers`)."""
+    variant_of: str | None = None
+    """The framework target this one is a variant of (the results' `variant_of`), shown as a
+    sub-column right after its framework's column."""
 
 
 class GridCell(_Model):
@@ -188,7 +192,12 @@ def load_releases(paths: Sequence[str | os.PathLike[str]]) -> dict[str, list[Rel
             release = _release(target, str(path), report.matrix_digest, report.date.isoformat())
             layers = report.layers.get(target.name, {})
             release = release.model_copy(
-                update={"meta": meta, "rows": target.rows, "layers": layers}
+                update={
+                    "meta": meta,
+                    "rows": target.rows,
+                    "layers": layers,
+                    "variant_of": meta.variant_of.get(target.name),
+                }
             )
             known = releases.setdefault(target.name, {})
             if target.version in known:
@@ -207,7 +216,7 @@ def compare_releases(
     ordered: dict[str, list[Release]], *, current_matrix: str | None = None
 ) -> Comparison:
     """The comparison of releases read (`load_releases`): the newest of each is a column."""
-    columns = [versions[-1] for versions in ordered.values()]
+    columns = _grouped([versions[-1] for versions in ordered.values()])
     return Comparison(
         columns=columns,
         rows=_grid(columns),
@@ -217,6 +226,27 @@ def compare_releases(
         matrices=sorted({c.matrix_digest for c in columns}),
         current_matrix=current_matrix or columns[0].matrix_digest,
     )
+
+
+def _grouped(columns: list[Release]) -> list[Release]:
+    """Each framework's variants right after its column, in their order; a variant whose
+    framework is not among the columns keeps its place."""
+    present = {c.target for c in columns}
+    out: list[Release] = []
+    for column in columns:
+        if column.variant_of in present:
+            continue
+        out.append(column)
+        out += [c for c in columns if c.variant_of == column.target]
+    return out
+
+
+def column_words(release: Release) -> str:
+    """A column's heading: `litellm 1.110.2`, and `↳ anthropic-messages` for a variant of the
+    column before it (its version is its framework's)."""
+    if release.variant_of is not None:
+        return "↳ " + release.target.removeprefix(release.variant_of + ".")
+    return f"{release.target} {release.version}"
 
 
 def _release(target: TargetReport, path: str, digest: str, date: str) -> Release:
@@ -470,5 +500,5 @@ def _summary_line(column: Release) -> str:
 
 
 def _grid_header(columns: list[Release]) -> str:
-    heads = [f"{md_text(c.target)} {md_text(c.version)}" for c in columns]
+    heads = [md_text(column_words(c)) for c in columns]
     return "| row | content | " + " | ".join(heads) + " |"

@@ -141,6 +141,9 @@ class MetaLine(FrozenModel):
     layers: dict[_Name, dict[_Name, list[tuple[_Name, _Name]]]] = Field(default_factory=dict)
     """Per target, per row it serves through other layers, those layers' (name, version),
     outermost first (its optional `layers`; absent where none)."""
+    variant_of: dict[_Name, _Name] = Field(default_factory=dict)
+    """Per variant target the run covered, the framework target it is a variant of (its
+    `variant_of`; docs/writing-a-target.md#variants); absent where none."""
 
 
 class Live(FrozenModel):

@@ -62,13 +62,23 @@ def stored_path(folder: Path, target: str, version: str) -> Path:
 
 
 def _single_target(path: str, meta: MetaLine) -> tuple[str, str]:
-    if len(meta.targets) != 1:
+    """The framework target a file is stored under: the one target it covers, or one framework
+    with its variants (each named in `variant_of` as a variant of it, at its version)."""
+    frameworks = {n: v for n, v in meta.targets.items() if n not in meta.variant_of}
+    if len(frameworks) != 1:
         raise ReportError(
-            f"{path}:1: the results folder keeps one target's release per file, and this run"
-            f" covered {len(meta.targets)} ({', '.join(meta.targets)}); run each target on its"
-            ' own (nox -s "target(NAME)")'
+            f"{path}:1: the results folder keeps one target's release per file (with its"
+            f" variants), and this run covered {len(frameworks)} ({', '.join(frameworks)}); run"
+            ' each target on its own (nox -s "target(NAME)")'
         )
-    ((target, version),) = meta.targets.items()
+    ((target, version),) = frameworks.items()
+    for variant, framework in meta.variant_of.items():
+        if framework != target or meta.targets.get(variant) != version:
+            raise ReportError(
+                f"{path}:1: variant {variant} is of {framework} at"
+                f" {meta.targets.get(variant)}, not of {target} {version}; a file holds one"
+                " framework release with its own variants"
+            )
     return target, version
 
 

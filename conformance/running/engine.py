@@ -611,6 +611,7 @@ class _Recorder:
                 t.name: dict(getattr(t, "sdk_versions", None) or {}) for t in state.targets.values()
             },
             **({"layers": state.layers} if state.layers else {}),
+            **({"variant_of": variants} if (variants := variant_of(state.targets.values())) else {}),
             deviations={
                 state.targets[spec].name: {
                     "path": shown_path(Path(found.path)),
@@ -620,6 +621,17 @@ class _Recorder:
                 if found is not None
             },
         )
+
+
+def variant_of(targets: Any) -> dict[str, str]:
+    """Per variant target among `targets`, the framework target it is a variant of (its
+    optional `variant_of` class attribute: another entry point of the same framework, e.g.
+    `litellm.anthropic-messages` of `litellm`)."""
+    return {
+        t.name: str(framework)
+        for t in targets
+        if isinstance(framework := getattr(t, "variant_of", None), str) and framework
+    }
 
 
 def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
