@@ -60,7 +60,7 @@ def test_a_framework_and_its_variants_are_stored_as_one_release(tmp_path: Path) 
 
 def test_a_variant_of_another_framework_is_refused(tmp_path: Path) -> None:
     path = framework_file(tmp_path, variants={AM: "langchain"})
-    with pytest.raises(ReportError, match="not of litellm 1.110.2"):
+    with pytest.raises(ReportError, match=r"not of litellm 1\.110\.2"):
         import_results([path], tmp_path / "results")
 
 

@@ -600,6 +600,7 @@ class _Recorder:
     def _meta(self) -> dict[str, Any]:
         state = self.state
         assert state.matrix is not None
+        variants = variant_of(state.targets.values())
         return runlog.meta_line(
             __version__,
             shown_path(state.matrix_path),
@@ -611,7 +612,7 @@ class _Recorder:
                 t.name: dict(getattr(t, "sdk_versions", None) or {}) for t in state.targets.values()
             },
             **({"layers": state.layers} if state.layers else {}),
-            **({"variant_of": variants} if (variants := variant_of(state.targets.values())) else {}),
+            **({"variant_of": variants} if variants else {}),
             deviations={
                 state.targets[spec].name: {
                     "path": shown_path(Path(found.path)),
