@@ -178,6 +178,32 @@ def test_a_payload_must_be_a_json_object() -> None:
         payload_of("openai-chat", Exchange("POST", "/v1/x", {}, b"[1, 2]"))
 
 
+def _upload(boundary: str) -> Exchange:
+    """A multipart file upload as an OpenAI client sends it, with its per-request boundary."""
+    body = (
+        f"--{boundary}\r\n"
+        'Content-Disposition: form-data; name="file"; filename="report.pdf"\r\n'
+        "Content-Type: application/pdf\r\n\r\n%PDF-1.4 stand-in\r\n"
+        f"--{boundary}--\r\n"
+    ).encode()
+    headers = {"content-type": f"multipart/form-data; boundary={boundary}"}
+    return Exchange("POST", "/v1/files", headers, body)
+
+
+def test_a_multipart_body_gives_the_same_message_on_every_run() -> None:
+    messages: list[str] = []
+    for boundary in ("a" * 32, "0f" * 16):  # two runs: a random boundary of the same length
+        with pytest.raises(NoRequestSent) as raised:
+            payload_of("openai-chat", _upload(boundary))
+        messages.append(str(raised.value))
+    assert messages[0] == messages[1]
+    assert "boundary" not in messages[0], "no bytes of the body"
+    assert "PDF" not in messages[0], "no bytes of the body"
+    assert "/v1/files" in messages[0]
+    assert "multipart/form-data" in messages[0]
+    assert f"{len(_upload('a' * 32).body)} bytes" in messages[0], "the size is named"
+
+
 # --- body_or_raise ------------------------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from collections.abc import Generator
 from contextlib import contextmanager
 from typing import Any
 
-from conformance.errors import SuiteError
+from conformance.errors import NoRequestSent, SuiteError
 from conformance.history import History
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.google_adk import (
@@ -158,7 +158,8 @@ class GoogleADKLiteLLMTarget:
     ) -> tuple[Payload, Any]:
         try:
             return self._run.send(row, history, events)
-        except json.JSONDecodeError as error:
+        except (json.JSONDecodeError, NoRequestSent) as error:
+            # payload_of reports a recorded body that is not a JSON object as NoRequestSent
             if not _from_the_recorders_capture(error):
                 raise
             raise UploadNotObserved(

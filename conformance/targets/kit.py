@@ -113,7 +113,7 @@ def payload_of(api: str, exchange: Exchange) -> Payload:
         body = None
     if not isinstance(body, dict):
         raise NoRequestSent(
-            f"the request to {exchange.path} has no JSON object body: {exchange.body[:80]!r}"
+            f"the request to {exchange.path} has no JSON object body: {_kind(exchange)}"
         )
     payload: Payload = dict(body)  # pyright: ignore[reportUnknownArgumentType]
     if api == "bedrock-converse":
@@ -122,6 +122,18 @@ def payload_of(api: str, exchange: Exchange) -> Payload:
             payload = {"modelId": unquote(found["model"]), **payload}
         payload = _raw_blobs(payload)
     return payload
+
+
+def _kind(exchange: Exchange) -> str:
+    """What a body that is not a JSON object is, the same on every run: its media type without
+    parameters (a multipart boundary is random per request) and its size; for a JSON body, the
+    JSON type it has instead. Never the body's bytes."""
+    media = exchange.headers.get("content-type", "").split(";", 1)[0].strip() or "no content-type"
+    try:
+        parsed = exchange.json()
+    except ValueError:
+        return f"{media}, {len(exchange.body)} bytes"
+    return f"{media}, {len(exchange.body)} bytes, a JSON {type(parsed).__name__}"
 
 
 def _raw_blobs(value: Any) -> Any:
