@@ -54,8 +54,10 @@ def test_entry_point_names_the_target(target: GoogleADKLiteLLMTarget) -> None:
 
 
 def test_every_api_with_a_litellm_prefix_is_served(target: GoogleADKLiteLLMTarget) -> None:
-    for row in ROWS.values():
-        assert target.supports(row) is None, row.id
+    """Every row is served but the Vertex ones, which the target has no LiteLLM prefix for yet:
+    a row of any other api left unserved fails here, and so does serving Vertex unannounced."""
+    unserved = {row.api for row in ROWS.values() if target.supports(row) is not None}
+    assert unserved == {"anthropic-vertex", "gemini-vertex"}
 
 
 def test_anthropic_gets_the_response_dict_as_a_json_string(target: GoogleADKLiteLLMTarget) -> None:
