@@ -65,11 +65,22 @@ def test_a_variant_of_another_framework_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_variant_at_another_version_is_refused(tmp_path: Path) -> None:
-    path = framework_file(tmp_path)
-    text = path.read_text().replace(f'"{AM}": "1.110.2"', f'"{AM}": "1.90.0"', 1)
-    path.write_text(text)
-    with pytest.raises(ReportError, match="not declared in the meta line"):
+    head = meta(**{LL: "1.110.2", AM: "1.90.0"})
+    head["variant_of"] = {AM: LL}
+    lines = _lines(LL, "1.110.2") + _lines(AM, "1.90.0")
+    path = write(tmp_path / "r.jsonl", lines, head=head)
+    with pytest.raises(
+        ReportError, match=r"variant litellm\.anthropic-messages is of litellm at 1\.90"
+    ):
         import_results([path], tmp_path / "results")
+
+
+def test_a_variant_run_without_its_framework_is_stored_as_its_own_target(tmp_path: Path) -> None:
+    head = meta(**{AM: "1.110.2"})
+    head["variant_of"] = {AM: LL}
+    path = write(tmp_path / "r.jsonl", _lines(AM, "1.110.2"), head=head)
+    (done,) = import_results([path], tmp_path / "results")
+    assert done.stored == tmp_path / "results" / AM / "1.110.2.jsonl.gz"
 
 
 def test_the_variant_is_a_column_right_after_its_framework(tmp_path: Path) -> None:

@@ -65,6 +65,8 @@ def _single_target(path: str, meta: MetaLine) -> tuple[str, str]:
     """The framework target a file is stored under: the one target it covers, or one framework
     with its variants (each named in `variant_of` as a variant of it, at its version)."""
     frameworks = {n: v for n, v in meta.targets.items() if n not in meta.variant_of}
+    if not frameworks and len(meta.targets) == 1:  # a variant run alone: a target of its own
+        frameworks = dict(meta.targets)
     if len(frameworks) != 1:
         raise ReportError(
             f"{path}:1: the results folder keeps one target's release per file (with its"
@@ -73,6 +75,8 @@ def _single_target(path: str, meta: MetaLine) -> tuple[str, str]:
         )
     ((target, version),) = frameworks.items()
     for variant, framework in meta.variant_of.items():
+        if variant in frameworks:
+            continue
         if framework != target or meta.targets.get(variant) != version:
             raise ReportError(
                 f"{path}:1: variant {variant} is of {framework} at"

@@ -74,6 +74,10 @@ class Target(Protocol):
       version)`, outermost first, e.g. `[("litellm", "1.110.2")]` for an agent framework's
       LiteLLM model. Recorded in the results' meta line (`layers`); the report and `conformance
       compare` say "openai-agents 0.24 via litellm 1.110.2" for those rows.
+    - `variant_of`: the name of the framework target this one is another entry point of (its
+      name then `<framework>.<variant>`, its version the framework's): recorded in the meta
+      line, stored with the framework's results and shown next to its column
+      (docs/writing-a-target.md, "a variant").
 
     docs/history.md (shipped as `conformance/data/docs/history.md`) documents the history
     every method is given, what each scenario holds and these attributes with examples.
