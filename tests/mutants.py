@@ -270,6 +270,36 @@ def _strip_sources(history: History) -> History:
     return canonical.load(json.dumps(rows))
 
 
+class LeavesOutEmptyText(_Mutant):
+    """Leaves out every empty text, as an adapter for an api that refuses blank text blocks
+    must: a user message whose text is empty, and empty text parts. Legal: nothing is lost."""
+
+    name = "mutant-leaves-out-empty-text"
+    keep: staticmethod[[str], bool] = staticmethod(lambda text: text != "")
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        out: History = []
+        for item in history:
+            if isinstance(item, ToolCall):
+                out.append(item)
+                continue
+            if isinstance(item.content, str):
+                if self.keep(item.content) or isinstance(item, ToolResult):
+                    out.append(item)
+                continue
+            parts = [p for p in item.content if not isinstance(p, Text) or self.keep(p.text)]
+            if parts or isinstance(item, ToolResult):
+                out.append(item.model_copy(update={"content": parts}))
+        return super().render(row, out)
+
+
+class LeavesOutBlankText(LeavesOutEmptyText):
+    """Leaves out text of white space only too: that is text a tool or user wrote, lost."""
+
+    name = "mutant-leaves-out-blank-text"
+    keep = staticmethod(lambda text: text.strip() != "")
+
+
 class Nondeterministic(_Mutant):
     """Adds a per-request counter to the body, so no two renderings are the same."""
 

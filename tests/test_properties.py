@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from conformance.history import History, dump, load
+from conformance.history import History, Message, Text, ToolCall, ToolResult, dump, load
 from conformance.judging.checks import row_ref
 from conformance.judging.properties import (
     PROPERTIES,
@@ -276,3 +276,42 @@ def test_a_failure_is_saved_for_review(tmp_path: Path, monkeypatch: pytest.Monke
     saved = json.loads((tmp_path / "pending-total.json").read_text(encoding="utf-8"))
     assert saved["row"] == row.id
     assert load(json.dumps(saved["history"])) == history
+
+
+_EMPTY_TEXTS: list[History] = [
+    # a user message with no text before the call (LiteLLM leaves it out for Bedrock)
+    [
+        Message(role="user", content=""),
+        ToolCall(tool_call_id="call_0", name="get_", arguments={"q": ""}),
+        ToolResult(tool_call_id="call_0", name="get_", content=[]),
+    ],
+    # an empty text part beside text in a tool's output
+    [
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="call_0", name="get_text", arguments={}),
+        ToolResult(
+            tool_call_id="call_0", name="get_text", content=[Text(text=""), Text(text="ok")]
+        ),
+    ],
+]
+
+
+@pytest.mark.parametrize("history", _EMPTY_TEXTS, ids=["user-message", "tool-text-part"])
+@pytest.mark.parametrize("row", ["bedrock-converse/qwen3-vl", "anthropic/claude-sonnet-5"])
+def test_leaving_out_an_empty_text_loses_nothing(row: str, history: History) -> None:
+    """Converse and Anthropic refuse a blank text block: leaving an empty one out is legal,
+    while leaving out a text of white space only (bytes the user wrote) is not."""
+    from mutants import LeavesOutBlankText, LeavesOutEmptyText
+
+    PROPERTIES["text-identical"](LeavesOutEmptyText(), _BY_ID[row], history)
+    blank = [
+        item.model_copy(update={"content": " "})
+        if isinstance(item, Message)
+        else item.model_copy(update={"content": [Text(text="\\n"), Text(text="ok")]})
+        if isinstance(item, ToolResult) and item.content
+        else item
+        for item in history
+    ]
+    PROPERTIES["text-identical"](LeavesOutEmptyText(), _BY_ID[row], blank)
+    with pytest.raises(PropertyFailed, match=r"text not sent byte for byte|tool text"):
+        PROPERTIES["text-identical"](LeavesOutBlankText(), _BY_ID[row], blank)

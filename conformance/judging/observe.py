@@ -373,6 +373,8 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
             else:
                 why = "text moved out of its tool result" + (" to a user message" if marked else "")
             return _TextSeen(placed, part.path, why)
+    if not text:  # in every string, so never "wrapped": there is nothing to carry or to lose
+        return _TextSeen("native", "", "an empty text, left out: nothing to carry", True)
     undocumented = tuple(
         (f"$.{slot.part.path}", slot.part.undocumented)
         for slot in ctx.slots
