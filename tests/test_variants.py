@@ -353,3 +353,19 @@ def test_a_variant_runs_in_its_frameworks_session_and_shows_as_its_sub_column(
     assert f'<ul class="variants"><li><a href="{VARIANT}/index.html">↳ drops-media' in listed
     api = json.loads((site / "api" / "v1" / "index.json").read_text(encoding="utf-8"))
     assert api["variant_of"] == {VARIANT: "toy"}
+
+
+def test_the_run_report_names_the_variants_that_ran_with_the_framework(tmp_path: Path) -> None:
+    path = framework_file(tmp_path)
+    assert cli.main(["report", str(path), "-o", str(tmp_path / "r.md")]) == 0
+    text = (tmp_path / "r.md").read_text(encoding="utf-8")
+    framework = text.index(f"## {LL} 1.110.2")
+    variant = text.index(f"## {AM} 1.110.2")
+    assert text.index(f"Variants run with it: anthropic-messages ({AM}).", framework) < variant
+    assert "A variant of litellm: another entry point of it, run with it." in text[variant:]
+    assert cli.main(["report", str(path), "--format", "html", "-o", str(tmp_path / "r.html")]) == 0
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert f'<p class="variants">Variants run with it: anthropic-messages ({AM}).</p>' in page
+    assert cli.main(["report", str(path), "--format", "json", "-o", str(tmp_path / "r.json")]) == 0
+    data = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert data["variant_of"] == {AM: LL}
