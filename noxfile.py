@@ -350,6 +350,22 @@ def _run_targets(name: str) -> tuple[str, ...]:
     return (name, *VARIANTS.get(name, ()))
 
 
+def _variant_problems(variants: dict[str, tuple[str, ...]]) -> list[str]:
+    """What is wrong with a `VARIANTS` table: a framework no session runs, a variant not named
+    `<framework>.<variant>`, a variant given twice."""
+    frameworks = {*TARGETS, *BRIDGE_TARGETS}
+    problems = [f"{f}: not in TARGETS or BRIDGE_TARGETS" for f in variants if f not in frameworks]
+    seen: set[str] = set()
+    for framework, names in variants.items():
+        for name in names:
+            if not name.startswith(framework + ".") or name == framework + ".":
+                problems.append(f"{framework}: variant {name!r} is not named {framework}.<variant>")
+            if name in seen:
+                problems.append(f"{framework}: variant {name!r} is given twice")
+            seen.add(name)
+    return problems
+
+
 # Targets in another language, behind the bridge protocol (conformance/targets/bridge): per
 # target its folder and the releases run, latest first, as (folder under it, the value of
 # `CONFORMANCE_<NAME>` that selects it, version). Each release folder pins its packages in a
@@ -363,8 +379,9 @@ BRIDGE_TARGETS = {
 @nox.session(default=False)
 @nox.parametrize("name", [nox.param(n, id=n) for n in [*TARGETS, *BRIDGE_TARGETS]])
 def target(session: nox.Session, name: str) -> None:
-    """The matrix and the properties on a framework target, for its latest release and older
-    ones; then the target's own tests and its type check.
+    """The matrix and the properties on a framework target and its variants (`VARIANTS`, in
+    the same pytest run and results file), for its latest release and older ones; then the
+    target's own tests and its type check.
 
     The latest release is gated (snapshots in snapshots/<target>/, deviations in
     deviations/<target>.yaml describe it); the older ones are classified cell by cell without
@@ -374,6 +391,8 @@ def target(session: nox.Session, name: str) -> None:
     the committed results/<name>/<version>.jsonl.gz. `CONFORMANCE_RELEASE=<version>` runs that
     release alone (a CI job per target and release, .github/workflows/report.yml).
     """
+    if problems := _variant_problems(VARIANTS):
+        session.error("VARIANTS in noxfile.py: " + "; ".join(problems))
     if name in BRIDGE_TARGETS:
         _bridge_target(session, name)
         return

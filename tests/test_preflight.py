@@ -358,3 +358,27 @@ def test_a_file_with_a_framework_and_its_variant_goes_to_the_report_once(
     assert noxfile._latest_target_results(session, usable, both) == [
         str(both.relative_to(repository))
     ]
+
+
+def test_a_variants_table_that_cannot_be_run_is_named() -> None:
+    noxfile = _noxfile()
+    assert noxfile._variant_problems(noxfile.VARIANTS) == []  # the committed table
+    assert noxfile._variant_problems({"litellm": (TOY,), "ai-sdk": ("ai-sdk.v",)}) == []
+    bad = {"nope": ("nope.x",), "litellm": ("anthropic-messages", TOY, "litellm.", TOY)}
+    assert noxfile._variant_problems(bad) == [
+        "nope: not in TARGETS or BRIDGE_TARGETS",
+        "litellm: variant 'anthropic-messages' is not named litellm.<variant>",
+        "litellm: variant 'litellm.' is not named litellm.<variant>",
+        "litellm: variant 'litellm.toy' is given twice",
+    ]
+
+
+def test_the_session_stops_on_such_a_table(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    noxfile = _noxfile()
+    monkeypatch.setitem(noxfile.VARIANTS, "litellm", ("anthropic-messages",))
+    session = _Session(repository, running=False)
+    with pytest.raises(AssertionError, match=r"VARIANTS in noxfile\.py: litellm: variant"):
+        noxfile.target(session, "pydantic-ai")
+    assert not session.calls  # before anything is installed or run
