@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -281,6 +282,8 @@ def toy(project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pyt
         f"[conformance.targets]\ntoy = toy_targets:Toy\n{VARIANT} = toy_targets:ToyDropsMedia\n"
     )
     project.syspathinsert(project.path)
+    # the in-process run imports the project's test_matrix.py: not this suite's, imported already
+    monkeypatch.delitem(sys.modules, "test_matrix", raising=False)
     with monkeypatch.context() as here:
         here.chdir(ROOT)  # the noxfile reads pyproject.toml from where it is loaded
         noxfile = _noxfile()
