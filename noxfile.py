@@ -114,7 +114,8 @@ def _latest_target_results(
     """Per target name, the results file of its newest version among the usable ones (a fresh
     run in report/ over its committed file), those run on the same matrix, suite and Python as
     `results` (a report is one run's; the comparison shows the rest, stale ones marked); older
-    ones are named and left out."""
+    ones are named and left out. A framework's variants come with its file (a file holds a
+    framework release and its variants, its meta line's `variant_of`), each file named once."""
     mine = _meta(results)
     same = ("matrix_digest", "suite_version", "python")
     newest: dict[str, tuple[tuple[int, ...], str]] = {}
@@ -123,11 +124,14 @@ def _latest_target_results(
         if differs:
             session.log(f"{path}: another {', '.join(differs)}; in the comparison only")
             continue
-        for name, version in meta.get("targets", {}).items():
+        targets: dict[str, Any] = meta.get("targets", {})
+        variants = meta.get("variant_of", {})
+        frameworks = {n: v for n, v in targets.items() if n not in variants} or targets
+        for name, version in frameworks.items():
             key = tuple(int(x) for x in re.findall(r"\d+", str(version)))
             if name not in newest or key >= newest[name][0]:
                 newest[name] = (key, str(path))
-    return sorted(path for _, path in newest.values())
+    return sorted({path for _, path in newest.values()})
 
 
 def _reference(session: nox.Session) -> Path | None:
@@ -315,15 +319,51 @@ RELEASE_NEEDS = {
 
 
 def _release_deviations(session: nox.Session, name: str, version: str) -> list[str]:
-    """pytest options judging an older release with its own deviations file, or with none:
+    """pytest options judging an older release with its own deviations files, or with none:
     never with the latest release's (`conformance compare` compares observations either way,
-    but the release's own report should not list the newest release's deviations as xpass)."""
+    but the release's own report should not list the newest release's deviations as xpass).
+    One file per target of the run, the framework's and each variant's
+    (deviations/releases/<target>-<version>.yaml): a target without one in the folder would
+    fall back to the latest release's file."""
     folder = Path(session.create_tmp()).resolve() / f"deviations-{name}-{version}"
     folder.mkdir(parents=True, exist_ok=True)
-    own = Path("deviations/releases") / f"{name}-{version}.yaml"
-    text = own.read_text(encoding="utf-8") if own.exists() else f"target: {name}\ndeviations: []\n"
-    (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    for each in _run_targets(name):
+        own = Path("deviations/releases") / f"{each}-{version}.yaml"
+        text = (
+            own.read_text(encoding="utf-8") if own.exists() else f"target: {each}\ndeviations: []\n"
+        )
+        (folder / f"{each}.yaml").write_text(text, encoding="utf-8")
     return ["-o", f"conformance_deviations={folder}"]
+
+
+# Per framework target, its variants: the targets of its other entry points, each named
+# `<framework>.<variant>` with `variant_of = "<framework>"` and registered as an entry point
+# like any target (docs/writing-a-target.md, "a variant"). `nox -s "target(NAME)"` runs the
+# framework and all its variants in one pytest run per release, so one results file holds them
+# (stored under the framework, shown as sub-columns in the comparison). Adding an entry point
+# of a framework is one name here.
+VARIANTS: dict[str, tuple[str, ...]] = {}
+
+
+def _run_targets(name: str) -> tuple[str, ...]:
+    """The targets one release's run covers: the framework, then its variants."""
+    return (name, *VARIANTS.get(name, ()))
+
+
+def _variant_problems(variants: dict[str, tuple[str, ...]]) -> list[str]:
+    """What is wrong with a `VARIANTS` table: a framework no session runs, a variant not named
+    `<framework>.<variant>`, a variant given twice."""
+    frameworks = {*TARGETS, *BRIDGE_TARGETS}
+    problems = [f"{f}: not in TARGETS or BRIDGE_TARGETS" for f in variants if f not in frameworks]
+    seen: set[str] = set()
+    for framework, names in variants.items():
+        for name in names:
+            if not name.startswith(framework + ".") or name == framework + ".":
+                problems.append(f"{framework}: variant {name!r} is not named {framework}.<variant>")
+            if name in seen:
+                problems.append(f"{framework}: variant {name!r} is given twice")
+            seen.add(name)
+    return problems
 
 
 # Targets in another language, behind the bridge protocol (conformance/targets/bridge): per
@@ -339,8 +379,9 @@ BRIDGE_TARGETS = {
 @nox.session(default=False)
 @nox.parametrize("name", [nox.param(n, id=n) for n in [*TARGETS, *BRIDGE_TARGETS]])
 def target(session: nox.Session, name: str) -> None:
-    """The matrix and the properties on a framework target, for its latest release and older
-    ones; then the target's own tests and its type check.
+    """The matrix and the properties on a framework target and its variants (`VARIANTS`, in
+    the same pytest run and results file), for its latest release and older ones; then the
+    target's own tests and its type check.
 
     The latest release is gated (snapshots in snapshots/<target>/, deviations in
     deviations/<target>.yaml describe it); the older ones are classified cell by cell without
@@ -350,6 +391,8 @@ def target(session: nox.Session, name: str) -> None:
     the committed results/<name>/<version>.jsonl.gz. `CONFORMANCE_RELEASE=<version>` runs that
     release alone (a CI job per target and release, .github/workflows/report.yml).
     """
+    if problems := _variant_problems(VARIANTS):
+        session.error("VARIANTS in noxfile.py: " + "; ".join(problems))
     if name in BRIDGE_TARGETS:
         _bridge_target(session, name)
         return
@@ -365,7 +408,6 @@ def target(session: nox.Session, name: str) -> None:
     if beside and not pins:  # the rest of the group, unpinned (litellm's boto3 signs Bedrock)
         session.install(*beside)
     unpinned = re.split(r"[<>=!~;]", requirement)[0]  # the distribution with its extras
-    module = name.replace("-", "_")
     latest_set: Path | None = None
     for index, version in enumerate(versions):
         if only and version != only:
@@ -386,33 +428,60 @@ def target(session: nox.Session, name: str) -> None:
             # and the main job's comparison show), even when the latest release's gate fails.
             _import_release(session, name, version, results)
         session.log(f"{name} {version}: {results}")
-        if not latest:
-            continue
-        # The target's own tests skip in the `tests` session (no framework there): run here.
-        session.run(
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            f"tests/test_{module}_target.py",
-            "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
-            env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
-        )
-        _pyright_target(session, name)
+        if latest:
+            # The target's own tests skip in the `tests` session (no framework there): run here.
+            _target_tests(session, name, env)
+            _pyright_target(session, name)
     if latest_set is not None and len(versions) > 1:
         _restore(session, latest_set)  # the venv is left on the latest release, as it says
 
 
+def _module(target: str) -> str:
+    """`litellm.anthropic-messages` -> `litellm_anthropic_messages`: its name in file names."""
+    return re.sub(r"[-.]", "_", target)
+
+
+def _own_files(variant: str) -> list[str]:
+    """A variant's module and test module where it has its own, those that exist: a module (or
+    package) beside its framework's, `conformance/targets/<framework>_<variant>`, and
+    `tests/test_<framework>_<variant>_target.py` (code inside its framework's package is
+    checked with the framework's)."""
+    module = Path(f"conformance/targets/{_module(variant)}")
+    found = [str(module)] if module.is_dir() else []
+    found += [str(module.with_suffix(".py"))] if module.with_suffix(".py").is_file() else []
+    test = Path(f"tests/test_{_module(variant)}_target.py")
+    return found + ([str(test)] if test.is_file() else [])
+
+
+def _target_tests(session: nox.Session, name: str, env: dict[str, str]) -> None:
+    """The framework's own tests (tests/test_<target>_target.py), and each variant's that has a
+    test module of its own, in one pytest run."""
+    module = _module(name)
+    variants = [f"tests/test_{_module(v)}_target.py" for v in VARIANTS.get(name, ())]
+    session.run(
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        f"tests/test_{module}_target.py",
+        *(test for test in variants if Path(test).is_file()),
+        "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
+        env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
+    )
+
+
 def _pyright_target(session: nox.Session, name: str) -> None:
-    """pyright over the target's module and its tests. pyright applies pyproject's `exclude` even
-    to files named on its command line (it analyzed none of them), so these get a config of their
-    own, beside the venvs."""
+    """pyright over the target's module and its tests, and each variant's where it has its
+    own. pyright applies pyproject's `exclude` even to files named on its command line (it
+    analyzed none of them), so these get a config of their own, beside the venvs."""
     module = name.replace("-", "_")
     package = Path(f"conformance/targets/{module}")  # a module or a package
     files = [
         str(package if package.is_dir() else package.with_suffix(".py")),
         f"tests/test_{module}_target.py",
     ]
+    for variant in VARIANTS.get(name, ()):
+        files += _own_files(variant)
     config = Path(".nox") / f"pyright-{name}.json"
     config.write_text(
         json.dumps(
@@ -454,16 +523,7 @@ def _bridge_target(session: nox.Session, name: str) -> None:
             _import_release(session, name, version, results)
         session.log(f"{name} {version}: {results}")
         if latest:
-            module = name.replace("-", "_")
-            session.run(
-                "pytest",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                f"tests/test_{module}_target.py",
-                "--snapshot-disable-unused",  # a path argument: skip syrupy's unused scan
-                env={**env, "HYPOTHESIS_PROFILE": SLOW_PROPERTIES.get(name, "dev")},
-            )
+            _target_tests(session, name, env)
             _pyright_target(session, name)
 
 
@@ -502,11 +562,24 @@ def _import_release(session: nox.Session, name: str, version: str, results: Path
     stored under the other's version (the session stops instead)."""
     if not _complete(results):
         return
-    recorded = _meta(results).get("targets", {}).get(name)
+    targets: dict[str, Any] = _meta(results).get("targets", {})
+    recorded = targets.get(name)
     if recorded != version:
         session.error(
             f"{name} {version} ran as version {recorded} ({results}); not imported. Was the"
             " release installed? `nox -R` skips installs: run the session with -r"
+        )
+    expected = _run_targets(name)
+    problems = [
+        *(f"{t} {v} is not a target of this run" for t, v in targets.items() if t not in expected),
+        *(f"{t} ran at {targets[t]}" for t in expected[1:] if targets.get(t, version) != version),
+        *(f"{t} did not run" for t in expected if t not in targets),
+    ]
+    if problems:
+        session.error(
+            f"{results}: a run of {name} {version} with its variants"
+            f" ({', '.join(expected[1:]) or 'none'}), but {'; '.join(problems)}; not imported"
+            " (VARIANTS in noxfile.py names each framework's variants)"
         )
     session.run("conformance", "import-results", str(results), "--into", str(RESULTS))
 
@@ -534,8 +607,8 @@ def _run_release(
         "python_files=test_matrix.py",
         "-m",
         "conformance",
-        "--conformance-target",
-        name,
+        # The framework and its variants in one run: one results file holds them all.
+        *(arg for each in _run_targets(name) for arg in ("--conformance-target", each)),
         f"--conformance-results={results}",
         *([] if latest else ["-k", "not :snapshot]", *own]),
         # A framework that renders through real clients takes a few hundred ms a request:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import json
+import re
 import warnings
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -227,3 +229,156 @@ def test_a_results_path_outside_the_project_cannot_move_pytests_root(
     run = project.runpytest("-k", f"{CELL} and outcome", f"--conformance-results={outside}")
     assert run.ret == 0
     assert '"status": "complete"' in outside.read_text(encoding="utf-8")
+
+
+# --- a framework's variants in its session -----------------------------------------------------
+
+TOY = "litellm.toy"
+"""A variant name for the noxfile's logic; `tests/test_variants.py` runs a real one."""
+
+
+@pytest.fixture
+def variants(repository: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The noxfile with litellm given a variant, its own deviations for 1.100.0, its own test
+    module, and a .nox folder for the pyright config."""
+    noxfile = _noxfile()
+    monkeypatch.setitem(noxfile.VARIANTS, "litellm", (TOY,))
+    monkeypatch.setattr(noxfile.shutil, "which", _uv)
+    (repository / ".nox").mkdir()
+    (repository / "deviations" / "releases").mkdir(parents=True)
+    own = "target: litellm.toy\ndeviations: []  # its own\n"
+    (repository / "deviations" / "releases" / f"{TOY}-1.100.0.yaml").write_text(own)
+    (repository / "tests").mkdir()
+    (repository / "tests" / "test_litellm_toy_target.py").write_text("")
+    return noxfile
+
+
+def _pytest_runs(session: _Session) -> list[tuple[str, ...]]:
+    return [args for kind, args in session.calls if kind == "run" and args[0] == "pytest"]
+
+
+def _targets_of(args: tuple[str, ...]) -> list[str]:
+    return [args[i + 1] for i, a in enumerate(args) if a == "--conformance-target"]
+
+
+def test_a_framework_and_its_variants_run_in_one_pytest_run_per_release(
+    variants: ModuleType, repository: Path
+) -> None:
+    session = _Session(repository, running=True)
+    variants.target(session, "litellm")
+    matrix = [a for a in _pytest_runs(session) if "--conformance-results" in " ".join(a)]
+    assert len(matrix) == 3  # one run per release, not one per target
+    assert all(_targets_of(a) == ["litellm", TOY] for a in matrix)
+    # an older release: each target judged with its own deviations, none falling back to the
+    # latest release's deviations/<target>.yaml
+    older = next(a for a in matrix if "results-litellm-1.100.0" in " ".join(a))
+    folder = Path(older[older.index("-o", older.index("not :snapshot]")) + 1].split("=", 1)[1])
+    assert sorted(p.name for p in folder.iterdir()) == ["litellm.toy.yaml", "litellm.yaml"]
+    assert "# its own" in (folder / "litellm.toy.yaml").read_text()
+    assert (folder / "litellm.yaml").read_text() == "target: litellm\ndeviations: []\n"
+    # the variant's own test module beside the framework's, and in the type check
+    tests = [a for a in _pytest_runs(session) if "tests/test_litellm_target.py" in a]
+    assert len(tests) == 1
+    assert "tests/test_litellm_toy_target.py" in tests[0]
+    config = json.loads((repository / ".nox" / "pyright-litellm.json").read_text())
+    assert "../tests/test_litellm_toy_target.py" in config["include"]
+
+
+def test_a_framework_without_variants_runs_as_before(repository: Path) -> None:
+    noxfile = _noxfile()
+    assert "pydantic-ai" not in noxfile.VARIANTS
+    session = _Session(repository, running=False)
+    (repository / ".nox").mkdir()
+    noxfile.target(session, "pydantic-ai")
+    matrix = [a for a in _pytest_runs(session) if "--conformance-results" in " ".join(a)]
+    assert [_targets_of(a) for a in matrix] == [["pydantic-ai"], ["pydantic-ai"]]
+
+
+def _run_file(repository: Path, targets: dict[str, str], variant_of: dict[str, str]) -> Path:
+    head = meta(**targets) | ({"variant_of": variant_of} if variant_of else {})
+    return write(repository / "report" / "results-litellm-1.110.2.jsonl", ALL_PASS, head=head)
+
+
+def _imports(session: _Session) -> list[tuple[str, ...]]:
+    return [args for _, args in session.calls if args[:2] == ("conformance", "import-results")]
+
+
+@pytest.mark.parametrize(
+    ("targets", "says"),
+    [
+        ({"litellm": "1.110.2"}, "litellm.toy did not run"),
+        ({"litellm": "1.110.2", TOY: "1.90.0"}, "litellm.toy ran at 1.90.0"),
+        (
+            {"litellm": "1.110.2", TOY: "1.110.2", "langchain": "1.8.3"},
+            "langchain 1.8.3 is not a target of this run",
+        ),
+    ],
+    ids=["variant-missing", "variant-at-another-version", "another-target"],
+)
+def test_a_release_run_without_its_variants_at_its_version_is_not_imported(
+    variants: ModuleType, repository: Path, targets: dict[str, str], says: str
+) -> None:
+    path = _run_file(repository, targets, {TOY: "litellm"} if TOY in targets else {})
+    session = _Session(repository, running=True)
+    with pytest.raises(AssertionError, match=re.escape(says)):
+        variants._import_release(session, "litellm", "1.110.2", path)
+    assert not _imports(session)
+
+
+def test_a_release_run_with_its_variants_is_imported(
+    variants: ModuleType, repository: Path
+) -> None:
+    path = _run_file(repository, {"litellm": "1.110.2", TOY: "1.110.2"}, {TOY: "litellm"})
+    session = _Session(repository, running=True)
+    variants._import_release(session, "litellm", "1.110.2", path)
+    assert len(_imports(session)) == 1
+
+
+def test_the_framework_version_is_still_checked(variants: ModuleType, repository: Path) -> None:
+    path = _run_file(repository, {"litellm": "1.90.0", TOY: "1.90.0"}, {TOY: "litellm"})
+    session = _Session(repository, running=True)
+    with pytest.raises(AssertionError, match=r"litellm 1\.110\.2 ran as version 1\.90\.0"):
+        variants._import_release(session, "litellm", "1.110.2", path)
+
+
+def test_a_file_with_a_framework_and_its_variant_goes_to_the_report_once(
+    repository: Path,
+) -> None:
+    noxfile = _noxfile()
+    head = meta(litellm="1.110.2", **{TOY: "1.110.2"}) | {"variant_of": {TOY: "litellm"}}
+    both = write(repository / "report" / "results-litellm-1.110.2.jsonl", ALL_PASS, head=head)
+    older = write(
+        repository / "report" / "results-litellm-1.90.0.jsonl",
+        ALL_PASS,
+        head=meta(litellm="1.90.0", **{TOY: "1.90.0"}) | {"variant_of": {TOY: "litellm"}},
+    )
+    session = _Session(repository, running=False)
+    usable = noxfile._framework_results(session)
+    assert sorted(usable) == sorted(p.relative_to(repository) for p in (both, older))
+    assert noxfile._latest_target_results(session, usable, both) == [
+        str(both.relative_to(repository))
+    ]
+
+
+def test_a_variants_table_that_cannot_be_run_is_named() -> None:
+    noxfile = _noxfile()
+    assert noxfile._variant_problems(noxfile.VARIANTS) == []  # the committed table
+    assert noxfile._variant_problems({"litellm": (TOY,), "ai-sdk": ("ai-sdk.v",)}) == []
+    bad = {"nope": ("nope.x",), "litellm": ("anthropic-messages", TOY, "litellm.", TOY)}
+    assert noxfile._variant_problems(bad) == [
+        "nope: not in TARGETS or BRIDGE_TARGETS",
+        "litellm: variant 'anthropic-messages' is not named litellm.<variant>",
+        "litellm: variant 'litellm.' is not named litellm.<variant>",
+        "litellm: variant 'litellm.toy' is given twice",
+    ]
+
+
+def test_the_session_stops_on_such_a_table(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    noxfile = _noxfile()
+    monkeypatch.setitem(noxfile.VARIANTS, "litellm", ("anthropic-messages",))
+    session = _Session(repository, running=False)
+    with pytest.raises(AssertionError, match=r"VARIANTS in noxfile\.py: litellm: variant"):
+        noxfile.target(session, "pydantic-ai")
+    assert not session.calls  # before anything is installed or run

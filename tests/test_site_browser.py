@@ -21,9 +21,13 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+from conformance.reports.compare import build_comparison
+from conformance.reports.compare_html import render_compare_html
 from conformance.reports.site import write_site
+from results_data import checks, write
 from test_browser import BUDGET, FLAGS, WAIT, end_group, kill_group, unavailable
 from test_site import AUDIO, CLAUDE, IMAGE, PAI, make_files
+from test_variants import AM, framework_file
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -327,3 +331,66 @@ def test_the_checks_catch_a_broken_page(chrome: WebDriver, tmp_path: Path) -> No
     assert "region" in found  # content outside any landmark
     with pytest.raises(AssertionError, match="leads nowhere"):
         _links_resolve(chrome, broken.parent)
+
+
+@pytest.fixture(scope="module")
+def variant_pages(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site and the comparison page of the reference and a framework run with its variant."""
+    base = tmp_path_factory.mktemp("variant")
+    runs = [write(base / "ref.jsonl", checks(IMAGE)), framework_file(base)]
+    write_site(runs, base / "site")
+    page = render_compare_html(build_comparison(runs))
+    (base / "compare.html").write_text(page, encoding="utf-8")
+    return base
+
+
+def _box(chrome: WebDriver, element: Any) -> dict[str, float]:
+    return cast(
+        "dict[str, float]", _js(chrome, "return arguments[0].getBoundingClientRect()", element)
+    )
+
+
+def test_a_variant_is_a_sub_column_its_framework_filter_keeps(
+    chrome: WebDriver, variant_pages: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    site = variant_pages / "site"
+    _open(chrome, site / "index.html", DESKTOP)
+    heads = chrome.find_elements(By.CSS_SELECTOR, "#grid thead th[data-framework]")
+    assert [h.text.splitlines() for h in heads] == [
+        ["reference 0.1.0"],
+        ["litellm 1.110.2"],
+        ["↳ anthropic-messages", "variant of litellm 1.110.2"],
+    ]
+    framework, variant = heads[1:]
+    assert abs(_box(chrome, framework)["right"] - _box(chrome, variant)["left"]) <= 1
+    edge = "return getComputedStyle(arguments[0]).borderLeftWidth"
+    assert _js(chrome, edge, framework) == "2px"  # the line before the framework's group
+    assert _js(chrome, edge, variant) == "0px"  # none inside it
+    Select(chrome.find_element(By.NAME, "framework")).select_by_value("litellm")
+    cells = chrome.find_elements(By.CSS_SELECTOR, "#grid td[data-framework]")
+    shown = {c.get_attribute("data-framework") for c in cells if c.is_displayed()}
+    assert shown == {"litellm", AM}  # the framework with its variant's sub-column
+    Select(chrome.find_element(By.NAME, "framework")).select_by_value(AM)
+    shown = {c.get_attribute("data-framework") for c in cells if c.is_displayed()}
+    assert shown == {AM}
+    assert _axe(chrome) == []
+    assert _links_resolve(chrome, site) > 5
+    _open(chrome, site / "frameworks" / "litellm" / "1.110.2.html", DESKTOP)
+    link = chrome.find_element(By.LINK_TEXT, "anthropic-messages")
+    link.click()
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "litellm 1.110.2 ↳ anthropic-messages"
+    assert _axe(chrome) == []
+    assert _errors(chrome) == []
+    _open(chrome, variant_pages / "compare.html", DESKTOP)
+    heads = chrome.find_elements(By.CSS_SELECTOR, ".compare thead th")
+    assert [h.text.splitlines() for h in heads[2:]] == [
+        ["reference 0.1.0"],
+        ["litellm 1.110.2"],
+        ["↳ anthropic-messages", "variant of litellm"],
+    ]
+    failing = chrome.find_element(By.CSS_SELECTOR, 'td[data-variant-of="litellm"] button.cell')
+    assert "st-fail" in (failing.get_attribute("class") or "")
+    assert _errors(chrome) == []

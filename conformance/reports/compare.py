@@ -59,8 +59,12 @@ __all__ = [
     "column_words",
     "compare_releases",
     "glyph",
+    "heading",
     "load_releases",
     "render_compare_markdown",
+    "target_words",
+    "variant_name",
+    "variants_in",
     "version_key",
 ]
 
@@ -151,14 +155,16 @@ class Comparison(_Model):
 
 
 def release_words(release: Release) -> str:
-    """`openai-agents 0.24`, and `(via litellm 1.110 on 3 rows)` per chain of other layers."""
+    """`openai-agents 0.24`, and `(via litellm 1.110 on 3 rows)` per chain of other layers; a
+    variant with its framework (`litellm 1.110.2 ↳ anthropic-messages`)."""
     chains: dict[tuple[tuple[str, str], ...], int] = {}
     for chain in release.layers.values():
         key = tuple((a, b) for a, b in chain)
         chains[key] = chains.get(key, 0) + 1
-    words = f"{release.target} {release.version}"
+    plain = f"{release.target} {release.version}"
+    words = target_words(release.target, release.version, release.variant_of)
     for chain, rows in sorted(chains.items()):
-        shown = via(release.target, release.version, chain).removeprefix(words)
+        shown = via(release.target, release.version, chain).removeprefix(plain)
         words += f" ({shown.strip()} on {rows} row{'s' if rows != 1 else ''})"
     return words
 
@@ -230,7 +236,15 @@ def compare_releases(
 
 def _grouped(columns: list[Release]) -> list[Release]:
     """Each framework's variants right after its column, in their order; a variant whose
-    framework is not among the columns keeps its place."""
+    framework is not among the columns at its version (run alone, or left out of the
+    framework's newest release) keeps its place as a column of its own, named in full."""
+    versions = {c.target: c.version for c in columns}
+    columns = [
+        c
+        if c.variant_of is None or versions.get(c.variant_of) == c.version
+        else c.model_copy(update={"variant_of": None})
+        for c in columns
+    ]
     present = {c.target for c in columns}
     out: list[Release] = []
     for column in columns:
@@ -244,9 +258,36 @@ def _grouped(columns: list[Release]) -> list[Release]:
 def column_words(release: Release) -> str:
     """A column's heading: `litellm 1.110.2`, and `↳ anthropic-messages` for a variant of the
     column before it (its version is its framework's)."""
-    if release.variant_of is not None:
-        return "↳ " + release.target.removeprefix(release.variant_of + ".")
-    return f"{release.target} {release.version}"
+    return heading(release.target, release.version, release.variant_of)
+
+
+def heading(target: str, version: str, variant_of: str | None) -> str:
+    """`litellm 1.110.2`; for a variant, `↳ anthropic-messages`: a sub-column's heading, right
+    after its framework's column (`column_words`; the site's grid has the same)."""
+    if variant_of is not None:
+        return "↳ " + variant_name(target, variant_of)
+    return f"{target} {version}"
+
+
+def variant_name(target: str, variant_of: str) -> str:
+    """`litellm.anthropic-messages` of `litellm` -> `anthropic-messages`."""
+    return target.removeprefix(variant_of + ".")
+
+
+def target_words(target: str, version: str, variant_of: str | None) -> str:
+    """A target named where it does not stand beside its framework (a card, a page title):
+    `litellm 1.110.2`, and `litellm 1.110.2 ↳ anthropic-messages` for a variant."""
+    if variant_of is not None:
+        return f"{variant_of} {version} {heading(target, version, variant_of)}"
+    return f"{target} {version}"
+
+
+def variants_in(release: Release) -> list[str]:
+    """The variants that ran in the same run as this framework release (its results file's
+    meta line), in the order the run named them."""
+    if release.meta is None or release.variant_of is not None:
+        return []
+    return [v for v, of in release.meta.variant_of.items() if of == release.target]
 
 
 def _release(target: TargetReport, path: str, digest: str, date: str) -> Release:
@@ -414,7 +455,8 @@ def render_compare_markdown(comparison: Comparison) -> str:
     ]
     for column in columns:
         groups = group_findings(column)
-        out += ["", f"### {md_text(column.target)} {md_text(column.version)}: worst findings", ""]
+        named = target_words(column.target, column.version, column.variant_of)
+        out += ["", f"### {md_text(named)}: worst findings", ""]
         if not groups:
             out.append("No failures and no declared deviations.")
         for group in groups[:FINDINGS_SHOWN]:

@@ -18,7 +18,10 @@ from conformance.reports.compare import (
     KIND_WORDS,
     Comparison,
     Release,
+    column_words,
     release_words,
+    target_words,
+    variants_in,
 )
 from conformance.reports.figures import capability_words
 from conformance.reports.findings import FindingGroup, group_findings
@@ -90,10 +93,7 @@ def _stale_note(comparison: Comparison) -> str:
 def _summary(comparison: Comparison) -> str:
     out = ['<section class="summary"><h2>Summary per target</h2><div class="cards">']
     for column in comparison.columns:
-        out.append(
-            f'<article class="card" data-target="{esc(column.target)}">'
-            f'<h3>{esc(column.target)} <span class="version">{esc(column.version)}</span></h3>'
-        )
+        out.append(f'<article class="card" data-target="{esc(column.target)}">{_card_head(column)}')
         out.append(
             "<ul>"
             + "".join(
@@ -120,6 +120,27 @@ def _summary(comparison: Comparison) -> str:
         out.append("</article>")
     out.append("</div></section>")
     return "\n".join(out)
+
+
+def _card_head(column: Release) -> str:
+    """A framework's name and version, with the variants run beside it; a variant's name
+    with its framework's (`litellm 1.110.2 ↳ anthropic-messages`) and what it is."""
+    if column.variant_of is not None:
+        words = target_words(column.target, column.version, column.variant_of)
+        return (
+            f'<h3 class="variant">{esc(words)}</h3>'
+            f'<p class="of">A variant of {esc(column.variant_of)}: another entry point,'
+            f" run with it (<code>{esc(column.target)}</code>).</p>"
+        )
+    variants = variants_in(column)
+    ran = (
+        '<p class="of">Run with its variants: '
+        + ", ".join(f"<code>{esc(v)}</code>" for v in variants)
+        + ".</p>"
+        if variants
+        else ""
+    )
+    return f'<h3>{esc(column.target)} <span class="version">{esc(column.version)}</span></h3>{ran}'
 
 
 def _finding(group: FindingGroup) -> str:
@@ -161,16 +182,42 @@ def _levels_switch() -> str:
     )
 
 
+def _column_head(release: Release, grouped: set[str]) -> str:
+    """A framework's column heading, or a variant's as a sub-column of the framework before it:
+    `↳ anthropic-messages` (`column_words`) over the words saying whose variant it is."""
+    if release.variant_of is None:
+        return (
+            f'<th scope="col"{_group(release, grouped)}>{esc(release.target)}'
+            f' <span class="version">{esc(release.version)}</span></th>'
+        )
+    return (
+        f'<th scope="col"{_group(release, grouped)}>{esc(column_words(release))}'
+        f'<span class="of">variant of {esc(release.variant_of)}</span></th>'
+    )
+
+
+def _group(release: Release, grouped: set[str], *classes: str) -> str:
+    """A column's attributes: `classes`, and for a framework with variants (in `grouped`) and
+    for each variant, the class that draws the line before the group and the framework the
+    variant's sub-column belongs to."""
+    words = [*classes]
+    data = ""
+    if release.variant_of is not None:
+        words.append("variant")
+        data = f' data-variant-of="{esc(release.variant_of)}"'
+    elif release.target in grouped:
+        words.append("fw")
+    return (f' class="{" ".join(words)}"' if words else "") + data
+
+
 class _Page:
     def __init__(self, scripts: Mapping[tuple[str, str], str]) -> None:
         self.scripts = scripts
         self.dialogs: list[str] = []
 
     def grid(self, comparison: Comparison) -> str:
-        heads = "".join(
-            f'<th scope="col">{esc(c.target)} <span class="version">{esc(c.version)}</span></th>'
-            for c in comparison.columns
-        )
+        grouped = {c.variant_of for c in comparison.columns if c.variant_of is not None}
+        heads = "".join(_column_head(c, grouped) for c in comparison.columns)
         out = [
             '<section class="compare"><h2>Model row × content type</h2>',
             '<div class="scroll" tabindex="0" role="region" aria-label="The grid">'
@@ -181,13 +228,15 @@ class _Page:
         for row in comparison.rows:
             tds: list[str] = []
             for group in row.targets:
-                if not group.cells:
-                    tds.append('<td class="none">–</td>')
-                    continue
                 release = by_target[group.target]
+                if not group.cells:
+                    tds.append(f"<td{_group(release, grouped, 'none')}>–</td>")
+                    continue
                 stale = comparison.stale(release)
                 tds.append(
-                    "<td>" + "".join(self.cell(release, c, stale) for c in group.cells) + "</td>"
+                    f"<td{_group(release, grouped)}>"
+                    + "".join(self.cell(release, c, stale) for c in group.cells)
+                    + "</td>"
                 )
             out.append(
                 f'<tr><th scope="row">{esc(row.row)}<span class="model">{esc(row.model)}</span>'
@@ -228,7 +277,11 @@ class _Page:
         )
         levels = ", ".join(f"{level} {status}" for level, status in cell.levels.items())
         facts = [
-            ("Target", f"{esc(release.target)} {esc(release.version)}"),
+            (
+                "Target",
+                esc(target_words(release.target, release.version, release.variant_of))
+                + (f" (<code>{esc(release.target)}</code>)" if release.variant_of else ""),
+            ),
             (
                 "Expectation",
                 f"{esc(cell.expect)} (known from {esc(cell.known)}, cite"
@@ -303,6 +356,9 @@ _CSS = """
 .compare .stale { font-size: .75em; font-weight: bold; text-transform: uppercase;
   border: 1px dashed #555; padding: 0 .2em; }
 .compare td ~ td { min-width: 11rem; }
+.compare .grid .fw { border-left: 2px solid #888; }
+.compare .grid th.variant { font-weight: normal; }
+.compare .grid .of, .card .of { display: block; font-size: .8em; color: #444; }
 .compare td { white-space: normal; }
 .legend ul { display: flex; flex-wrap: wrap; gap: .2rem 1rem; padding: 0; list-style: none; }
 .k-fixed { background: #e7f5ea; }

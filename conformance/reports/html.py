@@ -21,7 +21,14 @@ from conformance.judging.levels import LEVELS, RATIONALE
 from conformance.paths import is_safe_name
 from conformance.reports.figures import capability_words
 from conformance.reports.markdown import level_words, short_digest
-from conformance.reports.report import CellReport, PropertyReport, Report, RowReport, TargetReport
+from conformance.reports.report import (
+    CellReport,
+    PropertyReport,
+    Report,
+    RowReport,
+    TargetReport,
+    variant_note,
+)
 from conformance.reports.results import Source, Style
 
 if TYPE_CHECKING:
@@ -87,7 +94,7 @@ def render_html(
     <source>.<style>.json` under it); `citations` adds each citation's URL and words.
     """
     page = _Page(snapshots, citations or {})
-    sections = [page.target(target) for target in report.targets]
+    sections = [page.target(target, variant_note(report, target.name)) for target in report.targets]
     cells = [c for t in report.targets for r in t.rows for ct in r.content_types for c in ct.cells]
     return "\n".join(
         [
@@ -172,12 +179,14 @@ class _Page:
         self.citations = citations
         self.dialogs: list[str] = []
 
-    def target(self, target: TargetReport) -> str:
+    def target(self, target: TargetReport, note: str | None = None) -> str:
+        """A target's section; `note` says which variants ran with it, or whose it is."""
         totals = target.totals
         by_status = " · ".join(f"{s} {n}" for s, n in totals.cells_by_status.items())
         out = [
             f'<section class="target" data-target="{_e(target.name)}">',
             f'<h2>{_e(target.name)} <span class="version">{_e(target.version)}</span></h2>',
+            *([f'<p class="variants">{_e(note)}</p>'] if note else []),
             f'<p class="totals">{totals.cells_by_status["pass"]} of {totals.cells} cells'
             f" conformant ({totals.conformant_share:.1%}) · {by_status}"
             f" · unsettled {totals.unsettled} · n/a {totals.not_applicable}</p>",

@@ -25,6 +25,7 @@ from conformance.reports.report import (
     TargetReport,
     Totals,
     build_report,
+    variant_note,
 )
 from conformance.reports.results import (
     Expect,
@@ -113,6 +114,8 @@ def render_markdown(report: Report) -> str:
     out += _render_lifecycle(report)
     for target in report.targets:
         out += ["", f"## {md_text(target.name)} {md_text(target.version)}", ""]
+        if (note := variant_note(report, target.name)) is not None:
+            out += [md_text(note), ""]
         out += layer_lines(target.name, target.version, report.layers.get(target.name, {}))
         if not target.rows and not target.properties:
             out.append("No results for this target.")

@@ -219,6 +219,21 @@ class Report(_Model):
     """The day the matrix was last checked against its sources, where the results carry it."""
     layers: dict[str, dict[str, list[tuple[str, str]]]] = {}
     """Per target, per row it serves through other layers, those layers (`reports.layers`)."""
+    variant_of: dict[str, str] = {}
+    """Per variant target of the run, its framework target (the meta lines' `variant_of`)."""
+
+
+def variant_note(report: Report, name: str) -> str | None:
+    """What a target's section says of variants: a framework's names the variants that ran
+    with it, a variant's its framework; None for a target with neither."""
+    framework = report.variant_of.get(name)
+    if framework is not None:
+        return f"A variant of {framework}: another entry point of it, run with it."
+    variants = [v for v, of in report.variant_of.items() if of == name]
+    if not variants:
+        return None
+    named = ", ".join(f"{v.removeprefix(name + '.')} ({v})" for v in variants)
+    return f"Variants run with it: {named}."
 
 
 # ---- building the report ----------------------------------------------------------------
@@ -254,6 +269,7 @@ def build_report(results: Results) -> Report:
         ],
         as_of=meta.as_of,
         layers=merged_layers([file.meta.layers for file in results.files]),
+        variant_of={v: f for file in results.files for v, f in file.meta.variant_of.items()},
     )
 
 

@@ -22,7 +22,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from conformance.judging.levels import Level
-from conformance.reports.compare import Comparison, Release, TimelineChange, compare_releases
+from conformance.reports.compare import (
+    Comparison,
+    Release,
+    TimelineChange,
+    compare_releases,
+    variants_in,
+)
 from conformance.reports.findings import FindingGroup, group_findings
 from conformance.reports.report import CellReport, CheckReport, LevelCompliance, PropertyReport
 from conformance.reports.words import grade, outcome_word
@@ -90,9 +96,13 @@ class IndexDoc(_Model):
     releases: list[ReleaseRef]
     """Targets in column order; each target's releases oldest first."""
     columns: list[str]
-    """The targets, in the order the grid shows them (the reference first)."""
+    """The targets, in the order the grid shows them (the reference first; a framework's
+    variants right after it)."""
     grid: list[GridEntry]
     """Model row by content type, in the matrix's order."""
+    variant_of: dict[str, str] = {}
+    """Per column that is a variant (another entry point of a framework, run with it), its
+    framework's column: the grid shows it as a sub-column of that framework."""
 
 
 class ReleaseDoc(_Model):
@@ -118,6 +128,10 @@ class ReleaseDoc(_Model):
     findings: list[FindingGroup]
     """Worst first: level, failures before deviations, then the outcome's harm."""
     properties: list[PropertyReport]
+    variant_of: str | None = None
+    """The framework target this one is a variant of (run with it, at its version)."""
+    variants: list[str] = []
+    """The variants that ran with this framework release (in its results file)."""
 
 
 class CellResult(_Model):
@@ -131,6 +145,8 @@ class CellResult(_Model):
     grade: str
     levels: dict[Level, str]
     checks: list[CheckReport]
+    variant_of: str | None = None
+    """The framework target this one is a variant of, run with it."""
 
 
 class CellDoc(_Model):
@@ -200,6 +216,7 @@ def build_site_data(ordered: dict[str, list[Release]], current_matrix: str | Non
         current_matrix=comparison.current_matrix or "",
         releases=refs,
         columns=[c.target for c in comparison.columns],
+        variant_of={c.target: c.variant_of for c in comparison.columns if c.variant_of},
         grid=[
             GridEntry(
                 row=row.row,
@@ -211,8 +228,9 @@ def build_site_data(ordered: dict[str, list[Release]], current_matrix: str | Non
             for row in comparison.rows
         ],
     )
+    read = {(r.target, r.version) for versions in ordered.values() for r in versions}
     releases = [
-        _release_doc(r, r is versions[-1], comparison)
+        _release_doc(r, r is versions[-1], comparison, read)
         for versions in ordered.values()
         for r in versions
     ]
@@ -242,8 +260,13 @@ def _chip(cell: CellReport) -> Chip:
     )
 
 
-def _release_doc(release: Release, latest: bool, comparison: Comparison) -> ReleaseDoc:
+def _release_doc(
+    release: Release, latest: bool, comparison: Comparison, read: set[tuple[str, str]]
+) -> ReleaseDoc:
+    """`read`: every (target, version) read, so that a variant names its framework's release
+    only where that release has a page."""
     meta = release.meta
+    framework = release.variant_of
     counts: dict[str, int] = {}
     for cell in release.cells.values():
         word = outcome_word(cell)
@@ -266,6 +289,8 @@ def _release_doc(release: Release, latest: bool, comparison: Comparison) -> Rele
         outcomes=dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))),
         findings=group_findings(release),
         properties=release.properties,
+        variant_of=framework if (framework, release.version) in read else None,
+        variants=[v for v in variants_in(release) if (v, release.version) in read],
     )
 
 
@@ -334,6 +359,7 @@ def _results_of(
                 grade=grade(cell).words,
                 levels=dict(cell.levels),
                 checks=cell.checks,
+                variant_of=release.variant_of,
             )
         )
     return out

@@ -95,6 +95,9 @@ thead th { background: #eef1f5; }
 .grid tr.api th { background: #f4f4f4; font-size: .95rem; position: sticky; left: 0; }
 .grid .model { display: block; color: #444; font-weight: normal; font-size: .8rem; }
 .grid .ct { display: block; font-weight: 600; }
+.grid .fw { border-left: 2px solid #888; }
+.grid th.variant { font-weight: normal; }
+.grid .of, .card .of { display: block; color: #444; font-weight: normal; font-size: .8rem; }
 .chips { display: flex; flex-wrap: wrap; gap: 3px; }
 .chip { display: inline-flex; flex-direction: column; min-width: 7.5rem; flex: 1 1 7.5rem;
   padding: .15rem .35rem; border: 2px solid; border-radius: 4px; color: #1b1b1b;
@@ -185,7 +188,9 @@ JS = """
         if (keep && row.dataset.content) { shown += 1; }
       });
       grid.querySelectorAll("[data-framework]").forEach(function (cell) {
-        cell.hidden = !(fw === "all" || cell.dataset.framework === fw);
+        // a framework chosen keeps its variants' sub-columns (data-group)
+        cell.hidden = !(fw === "all" || cell.dataset.framework === fw ||
+          cell.dataset.group === fw);
       });
       grid.querySelectorAll(".chip").forEach(function (chip) {
         chip.hidden = !(variant === "all" || chip.dataset.variant === variant);

@@ -11,6 +11,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from conformance.judging.levels import LEVELS, RATIONALE
+from conformance.reports.compare import heading, target_words, variant_name
 from conformance.reports.markdown import level_words, short_digest
 from conformance.reports.words import LEGEND
 
@@ -125,7 +126,11 @@ def _filters(index: IndexDoc) -> str:
 
     return (
         '<form id="filters" class="filters" hidden aria-label="Filter the grid">'
-        + select("framework", "Does framework", [(c, c) for c in index.columns])
+        + select(
+            "framework",
+            "Does framework",
+            [(c, _option(c, index.variant_of.get(c))) for c in index.columns],
+        )
         + select("content", "carry content type", [(t, t) for t in types])
         + select("api", "to provider api", [(a, a) for a in apis])
         + select("variant", "given as", [(f"{s}-{t}", _variant(s, t)) for s, t in variants])
@@ -140,12 +145,7 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
         (r.target, r.version, r.matrix_digest) for t in index.columns if (r := latest[t]).stale
     ]
     cards = "".join(_card(latest[t]) for t in index.columns)
-    heads = "".join(
-        f'<th scope="col" data-framework="{_e(t)}"><a href="{_e(release_href(t, v))}">'
-        f"{_e(t)} {_e(v)}</a></th>"
-        for t in index.columns
-        for v in [latest[t].version]
-    )
+    heads = "".join(_head(latest[t], index) for t in index.columns)
     rows: list[str] = []
     api = None
     width = len(index.columns) + 1
@@ -166,7 +166,7 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
                 if chips
                 else '<span class="none">– no such cell</span>'
             )
-            tds.append(f'<td data-framework="{_e(target)}">{body}</td>')
+            tds.append(f"<td{_column_attributes(target, index)}>{body}</td>")
         rows.append(
             f'<tr data-api="{_e(entry.api)}" data-content="{_e(entry.content_type)}">'
             f'<th scope="row">{_e(entry.row)}<span class="model">{_e(entry.model)}</span>'
@@ -198,16 +198,85 @@ def front_page(index: IndexDoc, releases: list[ReleaseDoc]) -> str:
     )
 
 
+def _words(target: str, version: str, variant_of: str | None) -> str:
+    """`litellm 1.110.2`, or `litellm 1.110.2 ↳ anthropic-messages` for a variant."""
+    return target_words(target, version, variant_of)
+
+
+def _option(target: str, variant_of: str | None) -> str:
+    """`litellm`, and `litellm ↳ anthropic-messages` for its variant."""
+    return f"{variant_of} {heading(target, '', variant_of)}" if variant_of else target
+
+
+def _column_attributes(target: str, index: IndexDoc) -> str:
+    """A grid column's attributes: the target it shows (the framework filter hides the
+    others); for a framework with variants and for each variant, its framework's group
+    (choosing the framework keeps its variants' sub-columns) and the class that draws the line
+    before the group."""
+    variant_of = index.variant_of.get(target)
+    if variant_of is None and target not in index.variant_of.values():
+        return f' data-framework="{_e(target)}"'
+    group, kind = (variant_of, "variant") if variant_of else (target, "fw")
+    return f' data-framework="{_e(target)}" data-group="{_e(group)}" class="{kind}"'
+
+
+def _head(release: ReleaseDoc, index: IndexDoc) -> str:
+    """A framework's column heading, or a variant's as a sub-column of the framework before
+    it: `↳ anthropic-messages` over the words saying whose variant it is."""
+    variant_of = index.variant_of.get(release.target)
+    href = _e(release_href(release.target, release.version))
+    words = heading(release.target, release.version, variant_of)
+    of = (
+        f'<span class="of">variant of {_e(variant_of)} {_e(release.version)}</span>'
+        if variant_of
+        else ""
+    )
+    return (
+        f'<th scope="col"{_column_attributes(release.target, index)}>'
+        f'<a href="{href}">{_e(words)}</a>{of}</th>'
+    )
+
+
 def _card(release: ReleaseDoc) -> str:
     levels = "".join(
         f"<li><strong>{c.level}</strong>: {_e(level_words(c))}</li>" for c in release.compliance
     )
     stale = ' <span class="stale-tag">stale</span>' if release.stale else ""
+    named = _words(release.target, release.version, release.variant_of)
     return (
         f'<article class="card"><h3><a href="{_e(release_href(release.target, release.version))}">'
-        f"{_e(release.target)} {_e(release.version)}</a>{stale}</h3><ul>{levels}</ul>"
+        f"{_e(named)}</a>{stale}</h3>{_variant_note(release, '')}<ul>{levels}</ul>"
         f'<p><a href="frameworks/{_e(release.target)}/index.html">Timeline of'
         f" {_e(release.target)}</a></p></article>"
+    )
+
+
+def _variant_note(release: ReleaseDoc, root: str) -> str:
+    """A framework release's variants that ran with it, each linked to its own page; for a
+    variant, the framework release it ran with."""
+    if release.variant_of is None and not release.variants:
+        return ""
+    title, links = _variant_fact(release, root)
+    return f'<p class="of">{title}: {links}.</p>'
+
+
+def _variant_fact(release: ReleaseDoc, root: str) -> tuple[str, str]:
+    """("Variants run with it", their links) for a framework release; ("A variant of", the
+    framework release's link) for a variant (another entry point, run with it)."""
+    if release.variant_of is not None:
+        href = _e(release_href(release.variant_of, release.version))
+        return (
+            "A variant of",
+            f'<a href="{root}{href}">{_e(release.variant_of)} {_e(release.version)}</a>,'
+            f" another entry point run with it (<code>{_e(release.target)}</code>)",
+        )
+    return (
+        "Variants run with it",
+        ", ".join(
+            f'<a href="{root}{_e(release_href(v, release.version))}">'
+            f"{_e(variant_name(v, release.target))}</a> (<code>{_e(v)}</code>)"
+            for v in release.variants
+        ),
     )
 
 
@@ -231,6 +300,8 @@ def release_page(release: ReleaseDoc, root: str) -> str:
         ("Complete", "yes" if release.complete else "no"),
         ("Results file", f"<code>{_e(release.results_file)}</code>"),
     ]
+    if release.variant_of is not None or release.variants:
+        facts.insert(0, _variant_fact(release, root))
     compliance = "".join(
         f'<tr><th scope="row">{c.level}</th><td>{_e(level_words(c))}</td>'
         f"<td>{c.cells_by_status['xfail']}</td><td>{c.cells_by_status['fail']}</td>"
@@ -242,7 +313,7 @@ def release_page(release: ReleaseDoc, root: str) -> str:
         for word, n in release.outcomes.items()
     )
     out = [
-        f"<h1>{_e(release.target)} {_e(release.version)}</h1>",
+        f"<h1>{_e(_words(release.target, release.version, release.variant_of))}</h1>",
         f'<p class="lead"><a href="{root}frameworks/{_e(release.target)}/index.html">Every'
         f" release of {_e(release.target)} and what changed</a>"
         + (" · the newest release read" if release.latest else "")
@@ -327,15 +398,24 @@ def _deviations(release: ReleaseDoc, root: str) -> str:
 
 
 def frameworks_page(releases: list[ReleaseDoc], columns: list[str]) -> str:
-    items: list[str] = []
-    for target in columns:
+    """Every framework and its releases, each framework's variants listed under it."""
+    variant_of = {r.target: r.variant_of for r in releases if r.variant_of in columns}
+
+    def item(target: str) -> str:
         of = [r for r in releases if r.target == target]
         versions = ", ".join(
             f'<a href="{_e(target)}/{_e(r.version)}.html">{_e(r.version)}</a>' for r in of
         )
-        items.append(
-            f'<li><a href="{_e(target)}/index.html">{_e(target)}</a>: releases {versions}</li>'
+        framework = variant_of.get(target)
+        named = f"↳ {variant_name(target, framework)} (variant)" if framework else target
+        under = [item(v) for v in columns if variant_of.get(v) == target]
+        nested = f'<ul class="variants">{"".join(under)}</ul>' if under else ""
+        return (
+            f'<li><a href="{_e(target)}/index.html">{_e(named)}</a>: releases {versions}'
+            f"{nested}</li>"
         )
+
+    items = [item(t) for t in columns if t not in variant_of]
     return "<h1>Frameworks</h1><ul>" + "".join(items) + "</ul>"
 
 
@@ -416,7 +496,8 @@ def cell_page(
         stale = ' <span class="stale-tag">stale</span>' if result.stale else ""
         sections.append(
             f'<section aria-labelledby="t-{_e(result.target)}" id="{_e(result.target)}">'
-            f'<h2 id="t-{_e(result.target)}">{_e(result.target)} {_e(result.version)}{stale}</h2>'
+            f'<h2 id="t-{_e(result.target)}">'
+            f"{_e(_words(result.target, result.version, result.variant_of))}{stale}</h2>"
             f'<p class="chip st-{result.status}"><span class="w">{_e(result.word)}</span>'
             f'<span class="g">{_e(result.grade)}</span></p><ul>{levels}</ul>'
             "<h3>Payload</h3>"
@@ -429,8 +510,9 @@ def cell_page(
             + "</section>"
         )
     history = "".join(
-        f'<tr><td><a href="{root}{_e(release_href(r.target, r.version))}">{_e(r.target)}'
-        f" {_e(r.version)}</a>{' (stale)' if r.stale else ''}</td><td>{_e(r.word)}</td>"
+        f'<tr><td><a href="{root}{_e(release_href(r.target, r.version))}">'
+        f"{_e(_words(r.target, r.version, r.variant_of))}</a>"
+        f"{' (stale)' if r.stale else ''}</td><td>{_e(r.word)}</td>"
         f"<td>{_e(r.grade)}</td></tr>"
         for r in cell.results
     )
