@@ -55,7 +55,10 @@ def test_entry_point_names_the_target(target: OpenAIAgentsLiteLLMTarget) -> None
     assert found.unavailable is None
     assert target.refusal_types == (UserError, litellm.exceptions.BadRequestError)
     assert {"openai", "litellm"} <= set(target.sdk_versions)
-    assert all(target.supports(row) is None for row in ROWS.values())
+    # Every row but the Vertex ones, which the LiteLLM routes have no prefix for yet: a row of
+    # any other api left unserved fails here, and so does serving Vertex unannounced.
+    unserved = {row.api for row in ROWS.values() if target.supports(row) is not None}
+    assert unserved == {"anthropic-vertex", "gemini-vertex"}
 
 
 def test_a_missing_extension_is_unavailable_with_the_hint(
