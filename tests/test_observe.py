@@ -12,7 +12,15 @@ from typing import Any
 
 from conformance import marker
 from conformance.errors import NoRequestSent, UnsupportedContent
-from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
+from conformance.history import (
+    History,
+    Image,
+    Message,
+    Text,
+    ToolCall,
+    ToolResult,
+    ToolReturnProvenance,
+)
 from conformance.judging.observe import observe, refusal_types_of
 from conformance.matrix import LOSSY, SEVERITY
 from conformance.scenarios.build import TEXT_FIXTURE, fixture_part, scenario
@@ -129,6 +137,40 @@ def test_user_text_that_looks_like_a_marker_is_not_provenance() -> None:
     payload = chat(tool(""), user(text(MARK), IMAGE_PART))
     payload["messages"][0]["content"] = MARK
     assert outcome_of(history, payload) == "fallback-unmarked"
+
+
+def _prompt_text_history(said: str) -> History:
+    """A user message saying `said`, one call, and its prompt-style text `said` too."""
+    return [
+        Message(role="user", content=said),
+        ToolCall(tool_call_id="call_1", name="get_text"),
+        ToolResult(tool_call_id="call_1", name="get_text", content=[Text(text="Done.")]),
+        Message(
+            role="user",
+            content=[Text(text=said)],
+            source=ToolReturnProvenance(tool_name="get_text", tool_call_id="call_1"),
+        ),
+    ]
+
+
+def test_prompt_text_after_its_result_is_found_past_the_same_text_said_earlier() -> None:
+    """The same string may be the user's own, before the call: the tool's copy after its
+    result is where it belongs, and the text is carried (unmarked, a provenance matter)."""
+    payload = chat(tool("Done."), user(text("same")), name="get_text")
+    payload["messages"][0]["content"] = "same"
+    observation = observe("openai-chat", _prompt_text_history("same"), payload, None)
+    prompt = observation.items[-1]
+    assert prompt.identical, prompt.detail
+    assert prompt.detail == "prompt-style text in a user message after its tool result, unmarked"
+
+
+def test_prompt_text_only_before_its_result_is_not_carried() -> None:
+    """...while the user's own copy alone does not carry it."""
+    payload = chat(tool("Done."), name="get_text")
+    payload["messages"][0]["content"] = "same"
+    prompt = observe("openai-chat", _prompt_text_history("same"), payload, None).items[-1]
+    assert not prompt.identical
+    assert prompt.detail == "in a user message before its tool result"
 
 
 def test_raised() -> None:

@@ -356,6 +356,9 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
             if result.call_id != wire_id and text_matches(part, text):
                 where = f"in the tool result of {result.call_id!r}"
                 return _TextSeen("fallback-unmarked", part.path, where)
+    misplaced: _TextSeen | None = None
+    """The first message text that is this text where it does not belong: reported only when
+    no later one is where it does (the same string may also be the user's own, earlier)."""
     for message in ctx.view.messages:
         for index, part in enumerate(message.parts):
             if not text_matches(part, text):
@@ -366,13 +369,17 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
             if item.origin == "prompt" and message.role == "user" and after:
                 why = "prompt-style text in a user message after its tool result"
                 return _TextSeen(placed, part.path, why + ("" if marked else ", unmarked"), True)
+            if misplaced is not None:
+                continue
             if not after:
                 why = f"in a {message.role} message before its tool result"
             elif message.role != "user":
                 why = f"in a {message.role} message"
             else:
                 why = "text moved out of its tool result" + (" to a user message" if marked else "")
-            return _TextSeen(placed, part.path, why)
+            misplaced = _TextSeen(placed, part.path, why)
+    if misplaced is not None:
+        return misplaced
     undocumented = tuple(
         (f"$.{slot.part.path}", slot.part.undocumented)
         for slot in ctx.slots
