@@ -164,6 +164,44 @@ def test_prompt_text_after_its_result_is_found_past_the_same_text_said_earlier()
     assert prompt.detail == "prompt-style text in a user message after its tool result, unmarked"
 
 
+def test_prompt_text_after_its_result_is_found_past_the_same_text_another_call_returned() -> None:
+    history: History = [
+        Message(role="user", content="Call the tools."),
+        ToolCall(tool_call_id="call_1", name="get_text"),
+        ToolCall(tool_call_id="call_2", name="get_text"),
+        ToolResult(tool_call_id="call_1", name="get_text", content=[Text(text="Done.")]),
+        ToolResult(tool_call_id="call_2", name="get_text", content=[Text(text="same")]),
+        Message(
+            role="user",
+            content=[Text(text="same")],
+            source=ToolReturnProvenance(tool_name="get_text", tool_call_id="call_1"),
+        ),
+    ]
+    calls = [
+        {"id": c, "type": "function", "function": {"name": "get_text", "arguments": "{}"}}
+        for c in ("call_1", "call_2")
+    ]
+    payload = {
+        "model": "gpt-4o",
+        "messages": [
+            {"role": "user", "content": "Call the tools."},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "call_1", "content": "Done."},
+            {"role": "tool", "tool_call_id": "call_2", "content": "same"},
+            user(text("same")),
+        ],
+    }
+    observation = observe("openai-chat", history, payload, None)
+    prompt = observation.items[-1]
+    assert prompt.call_id == "call_1"
+    assert prompt.identical, prompt.detail
+    # ...and without the user message, the other call's copy is all there is: misplaced.
+    del payload["messages"][-1]
+    prompt = observe("openai-chat", history, payload, None).items[-1]
+    assert not prompt.identical
+    assert prompt.detail == "in the tool result of 'call_2'"
+
+
 def test_prompt_text_only_before_its_result_is_not_carried() -> None:
     """...while the user's own copy alone does not carry it."""
     payload = chat(tool("Done."), name="get_text")

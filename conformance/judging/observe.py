@@ -351,14 +351,14 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
                     layout = f"the exact text is {part.keyed}, which {ctx.view.api} reads as"
                     layout += " the tool's output"
                 return _TextSeen("native", part.path, identical=True, layout=layout)
+    misplaced: _TextSeen | None = None
+    """The first copy of this text where it does not belong, reported only when no copy is
+    where it does: the same string may also be another call's output or the user's own."""
     for result in ctx.view.tool_results:
         for part in result.parts:
-            if result.call_id != wire_id and text_matches(part, text):
+            if misplaced is None and result.call_id != wire_id and text_matches(part, text):
                 where = f"in the tool result of {result.call_id!r}"
-                return _TextSeen("fallback-unmarked", part.path, where)
-    misplaced: _TextSeen | None = None
-    """The first message text that is this text where it does not belong: reported only when
-    no later one is where it does (the same string may also be the user's own, earlier)."""
+                misplaced = _TextSeen("fallback-unmarked", part.path, where)
     for message in ctx.view.messages:
         for index, part in enumerate(message.parts):
             if not text_matches(part, text):
