@@ -149,11 +149,14 @@ def test_the_readme_steps_then_a_regression_pr(workspace: Path, wheel: Path) -> 
     _nothing_local(repo, venv, workspace)
     meta = json.loads((repo / "report" / "results.jsonl").read_text("utf-8").splitlines()[0])
     assert meta["matrix"] == "conformance:matrix.yaml"
-    # The two bugs are declared, with a person's reasons, in the toy's own file.
+    # The two bugs are declared, with a person's reasons, in the toy's own file: three cells
+    # of one, one of the other, and the two properties whose histories hold the prompt style.
     declared = (repo / "deviations" / f"{NAME}.yaml").read_text(encoding="utf-8")
     assert "TODO" not in declared
-    assert declared.count("- cell:") == 4
+    assert declared.count("- cell:") == 6
     assert "anthropic/claude-sonnet-5/text/inline/error" in declared
+    assert "openai-chat/gpt-6/image/inline/result" in declared
+    assert "/prompt" not in declared
     # One report holds the toy framework and the reference, on the same matrix.
     report = (repo / "report" / "compatibility.md").read_text(encoding="utf-8")
     assert NAME in report
@@ -196,6 +199,6 @@ def test_the_plain_folder_steps(workspace: Path, wheel: Path) -> None:
     assert "build-system" not in project  # not a package
     assert project["project"]["name"] == "toy-framework-conformance"
     declared = (folder / "deviations" / f"{NAME}.yaml").read_text(encoding="utf-8")
-    assert declared.count("- cell:") == 4
+    assert declared.count("- cell:") == 6
     _dialog_reproducer(folder, env, venv, "anthropic/claude-sonnet-5/text/inline/error")
     _nothing_local(folder, venv, workspace)
