@@ -25,7 +25,7 @@ def _media(media: Media) -> dict[str, Any]:
     if media.kind == "audio" and AUDIO_INPUT and media.data is not None:
         data = base64.b64encode(media.data).decode()
         return {"type": "input_audio", "input_audio": {"data": data, "format": "wav"}}
-    source = "a URL" if media.url else "bytes"
+    source = f"the URL {media.url}" if media.url else "bytes"
     raise Unsupported(f"OpenAI Chat cannot carry {media.kind} given as {source}: {media.name}")
 
 
