@@ -1,7 +1,9 @@
 """The worked example end to end, outside the source tree: the README's adoption steps, word
 for word, on the toy framework, in its package and from an empty folder that is not one; the
-reproducer command the report's cell dialog shows, run as written; nothing of the machine in
-the results, the reports or the page; then a regression PR that `conformance diff` fails.
+reproducer command the report's cell dialog shows, run as written; the prompt style, which the
+toy has no notion of and its target declares not applicable, shown `n/a` and counted apart in
+the report's Markdown, JSON and page; nothing of the machine in the results, the reports or
+the page; then a regression PR that `conformance diff` fails.
 
 Run by `nox -s example` (it builds the wheel and passes it as CONFORMANCE_WHEEL); on its own,
 `pytest examples/test_adoption.py` builds the wheel itself with `uv build`.
@@ -31,8 +33,12 @@ NAME = "toy-framework"
 # two known bugs; once the deviations are written, everything passes.
 EXPECTED = [0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0]
 EXPECTED_PLAIN = [0, 0, 0, 1, 1, 0, 0, 0, 0]
-LOCAL = re.compile(r"127\.0\.0\.1:\d|localhost:\d")
+LOCAL = re.compile(r"127\.0\.0\.1:\d|localhost:\d|\[::1\]:\d")
 """A loopback origin with its port: never in a results file, a report or the page."""
+SERVED = ("openai-chat/gpt-6", "anthropic/claude-sonnet-5")
+"""The toy target's rows (`supports`): every other row's cells are n/a, unserved."""
+NOT_APPLICABLE = "n/a (style:prompt): toyfw has no tool-produced user content"
+"""How a cell of the style the toy's target declares not applicable is skipped."""
 
 
 def readme_steps(block: str = "adoption-steps") -> list[str]:
@@ -123,13 +129,68 @@ def _dialog_reproducer(folder: Path, env: dict[str, str], venv: Path, cell: str)
 
 def _nothing_local(folder: Path, venv: Path, workspace: Path) -> None:
     """No results file, report or page of the run holds a path of this machine or a port."""
-    written = [p for p in (folder / "report").iterdir() if p.suffix in {".jsonl", ".md", ".html"}]
+    written = [
+        p for p in (folder / "report").iterdir() if p.suffix in {".jsonl", ".json", ".md", ".html"}
+    ]
     assert written
+    home = Path.home()
+    local = [str(venv), str(workspace), str(ROOT), sys.prefix, sys.base_prefix]
+    local += [str(home)] if home != Path(home.anchor) else []
     for path in written:
         text = path.read_text(encoding="utf-8")
         assert not LOCAL.findall(text), (path.name, LOCAL.findall(text)[:3])
-        for local in (str(venv), str(workspace), str(ROOT), sys.prefix):
-            assert local not in text, (path.name, local)
+        for where in local:
+            assert where not in text, (path.name, where)
+
+
+def _counted_apart(folder: Path, env: dict[str, str]) -> None:
+    """The prompt style, declared not applicable by the toy's target, in the report's JSON,
+    Markdown and page: each of its cells `n/a` with the reason, apart from the cells that
+    apply, over which compliance is given, with the number of n/a cells beside it."""
+    for fmt, name in (("json", "report.json"), ("md", "compatibility.md")):
+        if not (folder / "report" / name).exists():  # the plain folder's steps write no .md
+            command = f"conformance report report/results.jsonl --format {fmt} -o report/{name}"
+            assert _run(command, folder, env).returncode == 0
+    report = json.loads((folder / "report" / "report.json").read_text(encoding="utf-8"))
+    (toy,) = [t for t in report["targets"] if t["name"] == NAME]
+    cells = [c for row in toy["rows"] for ct in row["content_types"] for c in ct["cells"]]
+    for cell in cells:
+        served = cell["id"].rsplit("/", 3)[0] in SERVED
+        if cell["style"] == "prompt":
+            assert cell["na"] == "declared", cell["id"]
+            assert all(k["detail"].startswith(NOT_APPLICABLE) for k in cell["checks"]), cell
+        else:
+            assert cell["na"] == (None if served else "unserved"), cell["id"]
+    applying = [c for c in cells if c["na"] is None]
+    apart = len(cells) - len(applying)
+    declared = sum(c["na"] == "declared" for c in cells)
+    assert applying
+    assert declared
+    passed = sum(c["status"] == "pass" for c in applying)
+    totals = toy["totals"]
+    assert (totals["cells"], totals["not_applicable"]) == (len(applying), apart)
+    assert totals["conformant_share"] == passed / len(applying)
+    required = next(c for c in toy["compliance"] if c["level"] == "required")
+    held = sum(c["levels"]["required"] == "pass" for c in applying)
+    assert (required["cells"], required["not_applicable"]) == (len(applying), apart)
+    assert required["conformant_share"] == held / len(applying)
+    share = f"{held} of {len(applying)} cells ({held / len(applying):.1%}) · {apart} n/a"
+    conformant = f"{passed} of {len(applying)} cells conformant ({passed / len(applying):.1%})"
+
+    markdown = (folder / "report" / "compatibility.md").read_text(encoding="utf-8")
+    section = markdown.split(f"## {NAME} ", 1)[1].split("\n## ", 1)[0]
+    assert f"\n| required | {share} " in section
+    assert f"; {apart} more not applicable); conformant: {passed} of {len(applying)}" in section
+    assert section.count(f" (declared): {NOT_APPLICABLE}") == declared
+
+    page = html.unescape((folder / "report" / "index.html").read_text(encoding="utf-8"))
+    (totals_line,) = re.findall(r'<p class="totals">(.*?)</p>', page)
+    assert totals_line.startswith(conformant), totals_line
+    assert totals_line.endswith(f" · n/a {apart}"), totals_line
+    assert f"<strong>required</strong>: {share}" in page
+    assert page.count('<span class="glyph" aria-hidden="true">n/a</span>') == apart
+    dialogs = re.findall(r"<dialog .*?</dialog>", page, flags=re.DOTALL)
+    assert sum(NOT_APPLICABLE in d for d in dialogs) == declared  # the reason, in each one's
 
 
 def test_the_readme_steps_then_a_regression_pr(workspace: Path, wheel: Path) -> None:
@@ -146,14 +207,18 @@ def test_the_readme_steps_then_a_regression_pr(workspace: Path, wheel: Path) -> 
     before = (TOY / "pyproject.toml").read_text(encoding="utf-8")
     assert (repo / "pyproject.toml").read_text(encoding="utf-8").startswith(before)
     _dialog_reproducer(repo, env, venv, "anthropic/claude-sonnet-5/text/inline/error")
+    _counted_apart(repo, env)
     _nothing_local(repo, venv, workspace)
     meta = json.loads((repo / "report" / "results.jsonl").read_text("utf-8").splitlines()[0])
     assert meta["matrix"] == "conformance:matrix.yaml"
-    # The two bugs are declared, with a person's reasons, in the toy's own file.
+    # The two bugs are declared, with a person's reasons, in the toy's own file: three cells
+    # of one, one of the other, and the two properties whose histories hold the prompt style.
     declared = (repo / "deviations" / f"{NAME}.yaml").read_text(encoding="utf-8")
     assert "TODO" not in declared
-    assert declared.count("- cell:") == 4
+    assert declared.count("- cell:") == 6
     assert "anthropic/claude-sonnet-5/text/inline/error" in declared
+    assert "openai-chat/gpt-6/image/inline/result" in declared
+    assert "/prompt" not in declared
     # One report holds the toy framework and the reference, on the same matrix.
     report = (repo / "report" / "compatibility.md").read_text(encoding="utf-8")
     assert NAME in report
@@ -196,6 +261,7 @@ def test_the_plain_folder_steps(workspace: Path, wheel: Path) -> None:
     assert "build-system" not in project  # not a package
     assert project["project"]["name"] == "toy-framework-conformance"
     declared = (folder / "deviations" / f"{NAME}.yaml").read_text(encoding="utf-8")
-    assert declared.count("- cell:") == 4
+    assert declared.count("- cell:") == 6
     _dialog_reproducer(folder, env, venv, "anthropic/claude-sonnet-5/text/inline/error")
+    _counted_apart(folder, env)
     _nothing_local(folder, venv, workspace)

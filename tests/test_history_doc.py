@@ -57,7 +57,7 @@ def test_every_style_source_and_fixture_is_documented() -> None:
 
 
 def test_the_protocol_and_the_recipes_are_documented() -> None:
-    for attribute in ("refusal_types", "sdk_versions", "unavailable", "layers"):
+    for attribute in ("refusal_types", "not_applicable", "sdk_versions", "unavailable", "layers"):
         assert f"`{attribute}" in DOC, attribute
     for method in ("supports(self, row", "render(self, row", "render_stored(self, row"):
         assert method in DOC, method

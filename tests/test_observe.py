@@ -181,7 +181,7 @@ def test_prompt_text_after_its_result_is_found_past_the_same_text_another_call_r
         {"id": c, "type": "function", "function": {"name": "get_text", "arguments": "{}"}}
         for c in ("call_1", "call_2")
     ]
-    payload = {
+    payload: dict[str, Any] = {
         "model": "gpt-4o",
         "messages": [
             {"role": "user", "content": "Call the tools."},

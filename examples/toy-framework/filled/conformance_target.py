@@ -8,6 +8,7 @@ really sends.
 from __future__ import annotations
 
 from importlib.metadata import version
+from typing import ClassVar
 
 import toyfw
 
@@ -33,6 +34,10 @@ class Target:
     name = "toy-framework"
     version = version("toy-framework")
     refusal_types = (toyfw.Unsupported,)
+    not_applicable: ClassVar[dict[str, str]] = {
+        "style:prompt": "toyfw has no tool-produced user content: a tool's whole output is its"
+        " ToolOutput",
+    }
 
     def supports(self, row: RowRef) -> str | None:
         return None if row.id in ROWS else f"toyfw does not speak {row.id}"
@@ -79,6 +84,7 @@ def _items(history: History) -> list[toyfw.messages.Item]:
                 if isinstance(item.content, str)
                 else [_part(p) for p in item.content]
             )
-            tool = (item.source.tool_name, item.source.tool_call_id) if item.source else None
-            items.append(toyfw.Message(item.role, parts, tool))
+            # toyfw has no field for a message's provenance (`item.source`): such a message is
+            # a plain one there, as its users would send it (the prompt style is n/a above).
+            items.append(toyfw.Message(item.role, parts))
     return items

@@ -4,8 +4,12 @@ It exists to show how a framework adopts tool-result-conformance; it has two kno
 declared in its deviations file once `conformance init` has made one:
 
 - Anthropic: a failed tool call is sent without `is_error` (see `anthropic.py`).
-- OpenAI Chat: media a tool produced as user content moves to the user message without a
-  marker naming its call (see `openai_chat.py`).
+- OpenAI Chat: of the media a turn's tools return, which the tool message cannot carry and
+  toyfw moves to a user message, only the first call's is behind a line naming its call
+  (see `openai_chat.py`).
+
+A tool's output is a `ToolOutput`, nothing else: toyfw has no notion of content a tool adds
+to the conversation as a user message, which its target declares not applicable.
 """
 
 from toyfw.messages import (

@@ -69,14 +69,11 @@ class Adapter:
             body["tools"] = list(tools.values())
         return body
 
-    def _results(self, entries: list[ToolOutput | Message]) -> list[dict[str, Any]]:
-        """One tool_result block per call; content a tool produced as user content joins it."""
+    def _results(self, outputs: list[ToolOutput]) -> list[dict[str, Any]]:
+        """One tool_result block per call."""
         parts: dict[str, list[Part]] = {}
-        for entry in entries:
-            call_id = (
-                entry.call_id if isinstance(entry, ToolOutput) else (entry.tool or ("", ""))[1]
-            )
-            parts.setdefault(call_id, []).extend(entry.parts)
+        for out in outputs:
+            parts.setdefault(out.call_id, []).extend(out.parts)
         # Known bug: a failed call is sent without is_error.
         return [
             {"type": "tool_result", "tool_use_id": call_id, "content": _content(content)}

@@ -26,12 +26,11 @@ Part = str | Media
 
 @dataclass(frozen=True)
 class Message:
-    """A user, system or assistant message; `tool` names the call that produced it, if any."""
+    """A user, system or assistant message. A tool's output is a `ToolOutput`: toyfw has no
+    notion of content a tool adds to the conversation as a user message."""
 
     role: Literal["system", "user", "assistant"]
     parts: list[Part]
-    tool: tuple[str, str] | None = None
-    """(tool name, call id) for content a tool produced as user content."""
 
 
 @dataclass(frozen=True)
@@ -70,9 +69,8 @@ def dumps(items: list[Item]) -> str:
     out: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, Message):
-            tool = list(item.tool) if item.tool else None
             parts = [_part(p) for p in item.parts]
-            out.append({"type": "message", "role": item.role, "parts": parts, "tool": tool})
+            out.append({"type": "message", "role": item.role, "parts": parts})
         elif isinstance(item, ToolCall):
             out.append(
                 {"type": "call", "id": item.call_id, "name": item.name, "arguments": item.arguments}
@@ -94,8 +92,7 @@ def loads(text: str) -> list[Item]:
     items: list[Item] = []
     for raw in json.loads(text):
         if raw["type"] == "message":
-            tool = tuple(raw["tool"]) if raw["tool"] else None
-            items.append(Message(raw["role"], [_unpart(p) for p in raw["parts"]], tool))  # type: ignore[arg-type]
+            items.append(Message(raw["role"], [_unpart(p) for p in raw["parts"]]))
         elif raw["type"] == "call":
             items.append(ToolCall(raw["id"], raw["name"], raw["arguments"]))
         else:

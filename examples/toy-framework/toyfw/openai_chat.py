@@ -25,7 +25,7 @@ def _media(media: Media) -> dict[str, Any]:
     if media.kind == "audio" and AUDIO_INPUT and media.data is not None:
         data = base64.b64encode(media.data).decode()
         return {"type": "input_audio", "input_audio": {"data": data, "format": "wav"}}
-    source = "a URL" if media.url else "bytes"
+    source = f"the URL {media.url}" if media.url else "bytes"
     raise Unsupported(f"OpenAI Chat cannot carry {media.kind} given as {source}: {media.name}")
 
 
@@ -56,27 +56,24 @@ class Adapter:
                 messages.append({"role": entry.role, "content": _content(entry.parts)})
         return {"model": model, "messages": messages}
 
-    def _tool_turn(self, entries: list[ToolOutput | Message]) -> list[dict[str, Any]]:
-        """A tool message per call (its text); media moves to one user message after them."""
+    def _tool_turn(self, outputs: list[ToolOutput]) -> list[dict[str, Any]]:
+        """A tool message per call (its text); media moves to one user message after them,
+        behind a line naming the call it came from."""
         texts: dict[str, list[str]] = {}
         moved: list[dict[str, Any]] = []
-        for entry in entries:
-            if isinstance(entry, ToolOutput):
-                call_id, name = entry.call_id, entry.name
-            else:
-                assert entry.tool is not None
-                name, call_id = entry.tool
-            texts.setdefault(call_id, []).extend(p for p in entry.parts if isinstance(p, str))
-            media = [p for p in entry.parts if isinstance(p, Media)]
-            if media and isinstance(entry, ToolOutput):
-                moved.append({"type": "text", "text": f"[output of tool {name}, call {call_id}]"})
-            # Known bug: media a tool produced as user content (a Message) moves without a
-            # marker naming its call.
+        for out in outputs:
+            texts.setdefault(out.call_id, []).extend(p for p in out.parts if isinstance(p, str))
+            media = [p for p in out.parts if isinstance(p, Media)]
+            # Known bug: only the first call whose media moves gets its line; the media of the
+            # turn's other calls follow it unmarked, as if the first call had produced them.
+            if media and not moved:
+                line = f"[output of tool {out.name}, call {out.call_id}]"
+                moved.append({"type": "text", "text": line})
             moved += [_media(m) for m in media]
-        out: list[dict[str, Any]] = [
+        messages: list[dict[str, Any]] = [
             {"role": "tool", "tool_call_id": call_id, "content": _content(list(parts))}
             for call_id, parts in texts.items()
         ]
         if moved:
-            out.append({"role": "user", "content": moved})
-        return out
+            messages.append({"role": "user", "content": moved})
+        return messages

@@ -7,7 +7,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from toyfw.messages import Item, Message, ToolOutput
+from toyfw.messages import Item, ToolOutput
 
 
 class _Adapter(Protocol):
@@ -46,16 +46,14 @@ def provider(name: str, model: str, base_url: str) -> Provider:
     return Provider(adapters[name], model, base_url)
 
 
-def turns(items: list[Item]) -> list[Item | list[ToolOutput | Message]]:
-    """Items with each run of tool outputs, and the tool-produced user content that follows
-    them, grouped into one list: one turn's results."""
-    out: list[Item | list[ToolOutput | Message]] = []
+def turns(items: list[Item]) -> list[Item | list[ToolOutput]]:
+    """Items with each run of tool outputs grouped into one list: one turn's results."""
+    out: list[Item | list[ToolOutput]] = []
     for item in items:
-        from_tool = isinstance(item, ToolOutput) or (isinstance(item, Message) and item.tool)
-        if from_tool and out and isinstance(out[-1], list):
-            out[-1].append(item)  # type: ignore[arg-type]
-        elif from_tool:
-            out.append([item])  # type: ignore[list-item]
+        if isinstance(item, ToolOutput) and out and isinstance(out[-1], list):
+            out[-1].append(item)
+        elif isinstance(item, ToolOutput):
+            out.append([item])
         else:
             out.append(item)
     return out
