@@ -15,13 +15,16 @@ user holding an Anthropic-format conversation calls it per provider:
    `litellm.use_chat_completions_url_for_anthropic_messages` is set
    (`_should_route_to_responses_api`, `llms/anthropic/messages/native/handler.py`, whose
    docstring names that opt-out): the `openai-responses` rows take the default, the
-   `openai-chat` rows set the switch for the render. LiteLLM then passes the
-   request through for Anthropic (`_native_messages_config`) and translates it to Chat
-   Completions messages for every other provider
+   `openai-chat` rows set the switch for the render. LiteLLM passes the request through for
+   Anthropic (`_native_messages_config`), builds the Responses input itself for `openai/`
+   models (`LiteLLMMessagesToResponsesAPIHandler`), and translates it to Chat Completions
+   messages for every other provider
    (`LiteLLMAnthropicMessagesAdapter.translate_anthropic_messages_to_openai`) before
    `litellm.acompletion`.
 3. The payload is what reached the recorder; LiteLLM's `BadRequestError` raised before that is
-   its refusal, as for the `litellm` target.
+   its refusal (`refusal_types`, as for the `litellm` target: what the provider prompt
+   factories behind `acompletion` raise, `ImageFetchError` for a failed download included).
+   On 1.110.2 the interface itself refuses nothing of the matrix: every cell is sent.
 
 Storage round trip: the params a user stores, `{"system", "messages"}` as JSON.
 """
