@@ -47,6 +47,14 @@ from conformance.targets.litellm._anthropic_messages import (
     dump_params,
     load_params,
 )
+from conformance.targets.litellm._responses import LiteLLMResponsesTarget
+from conformance.targets.litellm._responses import dump_params as dump_responses
+from conformance.targets.litellm._responses import load_params as load_responses
+from conformance.targets.litellm._responses_format import (
+    NoResponsesForm,
+    responses_tools,
+    to_responses,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = {
@@ -422,21 +430,21 @@ def test_stored_params_are_the_json_a_user_stores() -> None:
 
 
 class _Spied:
-    """What the interface and `litellm.completion` were called with, and the path of each
-    request the payload was taken from."""
+    """What an interface (`owner.name`, e.g. `litellm.anthropic.messages.acreate`) and
+    `litellm.completion` were called with, and the path of each request the payload was taken
+    from."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> None:
         self.calls: list[dict[str, Any]] = []
         self.completions: list[dict[str, Any]] = []
         self.paths: list[str] = []
-        interface: Any = _LITELLM.anthropic.messages  # LiteLLM's stubs do not export it
-        acreate = interface.acreate
+        entry = getattr(owner, name)
         completion = litellm.completion
         payload_of = kit.payload_of
 
-        async def acreate_spy(**kwargs: Any) -> Any:
+        async def entry_spy(**kwargs: Any) -> Any:
             self.calls.append(copy.deepcopy(kwargs))
-            return await acreate(**kwargs)
+            return await entry(**kwargs)
 
         def completion_spy(**kwargs: Any) -> Any:
             self.completions.append(kwargs)
@@ -446,9 +454,13 @@ class _Spied:
             self.paths.append(exchange.path)
             return payload_of(api, exchange)
 
-        monkeypatch.setattr(interface, "acreate", acreate_spy)
+        monkeypatch.setattr(owner, name, entry_spy)
         monkeypatch.setattr(litellm, "completion", completion_spy)
         monkeypatch.setattr(kit, "payload_of", payload_spy)
+
+
+def _acreate_spied(monkeypatch: pytest.MonkeyPatch) -> _Spied:
+    return _Spied(monkeypatch, _LITELLM.anthropic.messages, "acreate")  # not in LiteLLM's stubs
 
 
 def _drives_the_interface(
@@ -480,7 +492,7 @@ _PATHS = {
 def test_the_variant_calls_the_interface_and_reaches_the_provider(
     variant: LiteLLMAnthropicMessagesTarget, monkeypatch: pytest.MonkeyPatch, row_id: str
 ) -> None:
-    spied = _Spied(monkeypatch)
+    spied = _acreate_spied(monkeypatch)
     row = ROWS[row_id]
     before = getattr(litellm, CHAT_SWITCH)
     _drives_the_interface(variant, spied, row, scenario("image", "inline", "result"))
@@ -501,7 +513,7 @@ def test_a_variant_that_calls_completion_instead_fails_the_check(
         def render(self, row: RowRef, history: History) -> Any:
             return LiteLLMTarget.render(self, row, history)
 
-    spied = _Spied(monkeypatch)
+    spied = _acreate_spied(monkeypatch)
     with pytest.raises(AssertionError, match="acreate was called 0 times"):
         _drives_the_interface(
             CompletionInDisguise(),
@@ -580,11 +592,12 @@ def test_variant_repro_runs_and_prints_the_payload(
     assert json.loads(body) == variant.render(row, history)
 
 
-def test_variant_reasons_link_upstream_and_notes_exist() -> None:
+@pytest.mark.parametrize("variant_name", ["litellm.anthropic-messages", "litellm.responses"])
+def test_variant_reasons_link_upstream_and_notes_exist(variant_name: str) -> None:
     import re
 
     anchors = set(re.findall(r'<a id="([^"]+)"', (ROOT / "docs" / "litellm.md").read_text("utf-8")))
-    rules = _yaml(ROOT / "deviations" / "litellm.anthropic-messages.reasons.yaml")["rules"]
+    rules = _yaml(ROOT / "deviations" / f"{variant_name}.reasons.yaml")["rules"]
     assert rules
     for rule in rules:
         assert set(rule["when"]) <= set(When.model_fields), rule
@@ -595,6 +608,153 @@ def test_variant_reasons_link_upstream_and_notes_exist() -> None:
         path, _, anchor = rule["notes"].partition("#")
         assert path == "docs/litellm.md"
         assert anchor in anchors, rule
-    data = _yaml(ROOT / "deviations" / "litellm.anthropic-messages.yaml")
-    assert data["target"] == "litellm.anthropic-messages"
+    data = _yaml(ROOT / "deviations" / f"{variant_name}.yaml")
+    assert data["target"] == variant_name
     assert data["deviations"]
+
+
+# --- the litellm.responses variant: litellm.aresponses ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def responses() -> LiteLLMResponsesTarget:
+    return LiteLLMResponsesTarget()
+
+
+def test_the_responses_variant_is_an_entry_point_of_litellm(
+    responses: LiteLLMResponsesTarget,
+) -> None:
+    found = resolve_target("litellm.responses")
+    assert isinstance(found, LiteLLMResponsesTarget)
+    assert found.variant_of == "litellm"
+    assert found.version == LiteLLMTarget().version
+    assert found.unavailable is None
+    assert responses.refusal_types == (litellm.exceptions.BadRequestError,)
+    assert set(responses.not_applicable) == {"content:audio", "content:video"}
+    assert "xAI's own Responses api" in (responses.supports(ROWS["xai/grok-4"]) or "")
+    assert responses.supports(ROWS["gemini/gemini-3"]) is None
+
+
+def test_the_history_is_responses_input() -> None:
+    instructions, items = to_responses(
+        [Message(role="system", content="Be brief."), *scenario("image", "inline", "prompt")]
+    )
+    assert instructions == "Be brief."
+    assert [i["type"] for i in items] == [
+        "message",
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+        "message",
+        "message",
+    ]
+    assert items[1] == {
+        "type": "function_call",
+        "call_id": CALL_ID,
+        "name": "get_image",
+        "arguments": "{}",
+    }
+    assert items[5]["role"] == "user"
+    assert items[5]["content"][0]["type"] == "input_image"
+    _, result = to_responses(scenario("image", "inline", "result"))
+    (image,) = result[3]["output"]
+    assert image["type"] == "input_image"
+    assert image["image_url"].startswith("data:image/png;base64,")
+    _, text = to_responses(scenario("text", "inline", "result"))
+    assert text[3]["output"] == TEXT_FIXTURE
+    _, url = to_responses(scenario("document", "url", "result"))
+    assert url[3]["output"][0]["type"] == "input_file"
+    assert url[3]["output"][0]["file_url"].endswith("/report.pdf")
+    assert responses_tools(scenario("text", "inline", "result"))[0]["type"] == "function"
+    assert load_responses(dump_responses(instructions, items)) == (instructions, items)
+    with pytest.raises(NoResponsesForm, match="audio"):
+        to_responses(scenario("audio", "inline", "result"))
+
+
+def _calls_aresponses(
+    target: LiteLLMTarget, spied: _Spied, row: RowRef, history: History
+) -> dict[str, Any]:
+    """Render, then check it went through `litellm.aresponses` with the history's Responses
+    params, never through `litellm.completion`."""
+    payload = target.render(row, history)
+    assert len(spied.calls) == 1, f"aresponses was called {len(spied.calls)} times"
+    (call,) = spied.calls
+    assert (call["instructions"], call["input"]) == to_responses(history)
+    assert call["tools"] == responses_tools(history)
+    assert not spied.completions, "litellm.completion was called"
+    return payload
+
+
+_RESPONSES_PATHS = {
+    "anthropic/claude-sonnet-5": "/v1/messages",
+    "openai-chat/gpt-6": "/chat/completions",
+    "openai-responses/gpt-6": "/responses",
+    "bedrock-converse/nova": "/model/amazon.nova-pro-v1%3A0/converse",
+}
+
+
+@pytest.mark.parametrize("row_id", sorted(_RESPONSES_PATHS))
+def test_the_responses_variant_calls_aresponses_and_reaches_the_provider(
+    responses: LiteLLMResponsesTarget, monkeypatch: pytest.MonkeyPatch, row_id: str
+) -> None:
+    spied = _Spied(monkeypatch, litellm, "aresponses")
+    _calls_aresponses(responses, spied, ROWS[row_id], scenario("image", "inline", "result"))
+    assert spied.paths[0].endswith(_RESPONSES_PATHS[row_id])
+    assert spied.calls[0].get("use_chat_completions_api", False) is (row_id == "openai-chat/gpt-6")
+
+
+def test_a_responses_variant_that_calls_completion_instead_fails_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class CompletionInDisguise(LiteLLMResponsesTarget):
+        def render(self, row: RowRef, history: History) -> Any:
+            return LiteLLMTarget.render(self, row, history)
+
+    spied = _Spied(monkeypatch, litellm, "aresponses")
+    with pytest.raises(AssertionError, match="aresponses was called 0 times"):
+        _calls_aresponses(
+            CompletionInDisguise(),
+            spied,
+            ROWS["gemini/gemini-3"],
+            scenario("image", "inline", "result"),
+        )
+    assert spied.completions
+
+
+def test_a_document_url_stays_a_url_through_the_responses_variant(
+    responses: LiteLLMResponsesTarget, target: LiteLLMTarget
+) -> None:
+    """Where the paths differ on the wire: `input_file.file_url` reaches Anthropic as a URL
+    source (docs/litellm.md#rs-file-url); `completion` with LiteLLM's `file_id` and `format`
+    sends a Files-API id."""
+    document = scenario("document", "url", "result")
+    row = ROWS["anthropic/claude-sonnet-5"]
+    blocks = responses.render(row, document)["messages"][2]["content"][0]["content"]
+    assert blocks[0]["source"]["type"] == "url"
+    sent = target.render(row, document)["messages"][2]["content"][0]["content"][0]["source"]
+    assert sent["type"] == "file"
+
+
+def test_responses_repro_runs_and_prints_the_payload(
+    responses: LiteLLMResponsesTarget, tmp_path: Path
+) -> None:
+    row = ROWS["anthropic/claude-sonnet-5"]
+    history = scenario("text", "inline", "error")  # no error flag in the format: a deviation
+    script = responses.repro(row, history)
+    assert "litellm.aresponses(" in script
+    path = tmp_path / "repro.py"
+    path.write_text(script, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == "POST /v1/messages"
+    printed = json.loads(body)
+    assert printed == responses.render(row, history)
+    assert "is_error" not in printed["messages"][2]["content"][0]

@@ -76,6 +76,13 @@ _NO_MEDIA = (
 )
 
 
+def _interface_missing(version: str) -> str | None:
+    """Why the installed LiteLLM lacks what this variant calls, or None."""
+    if callable(getattr(import_litellm(), "aresponses", None)):
+        return None
+    return f"litellm {version} has no litellm.aresponses"
+
+
 class LiteLLMResponsesTarget(LiteLLMTarget):
     """`litellm.aresponses` per provider route, with Responses params."""
 
@@ -88,8 +95,8 @@ class LiteLLMResponsesTarget(LiteLLMTarget):
 
     def __init__(self) -> None:
         super().__init__()
-        if self.unavailable is None and not callable(getattr(import_litellm(), "aresponses", None)):
-            self.unavailable = f"litellm {self.version} has no litellm.aresponses"
+        if self.unavailable is None:
+            self.unavailable = _interface_missing(self.version)
 
     def supports(self, row: RowRef) -> str | None:
         if row.api == "xai" and self.unavailable is None:
