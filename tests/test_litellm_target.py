@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import importlib
 import json
 import subprocess
 import sys
@@ -758,3 +759,34 @@ def test_responses_repro_runs_and_prints_the_payload(
     printed = json.loads(body)
     assert printed == responses.render(row, history)
     assert "is_error" not in printed["messages"][2]["content"][0]
+
+
+@pytest.mark.parametrize("variant_name", ["litellm.anthropic-messages", "litellm.responses"])
+def test_a_variant_fetches_a_url_the_process_has_cached(
+    target: LiteLLMTarget, variant_name: str
+) -> None:
+    """LiteLLM keeps downloaded URL media for the process: through `litellm.completion` a URL
+    rendered before is not fetched again (the fixture host sees nothing). A variant renders
+    with download caches of its own, so it fetches it, and the process's cache is put back."""
+    from conformance.targets.litellm._render import own_download_cache
+
+    downloads: Any = importlib.import_module(
+        "litellm.litellm_core_utils.prompt_templates.image_handling"
+    )
+    found = resolve_target(variant_name)
+    history = _served_locally(scenario("image", "url", "result"))
+    row = ROWS["gemini/gemini-3"]  # LiteLLM downloads tool images for Gemini
+    target.render(row, history)  # fills the process's cache
+    cache = downloads.in_memory_cache
+    with fixture_host().watch() as fetches:
+        target.render(row, history)
+    assert not fetches  # served from the cache
+    with fixture_host().watch() as fetches:
+        found.render(row, history)
+    assert sorted(f.path for f in fetches) == [
+        "/conformance/chart-2.png",
+        "/conformance/chart.png",
+    ]
+    assert downloads.in_memory_cache is cache  # the process's cache is back
+    with own_download_cache():
+        assert downloads.in_memory_cache is not cache
