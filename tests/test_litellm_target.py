@@ -4,6 +4,7 @@ install."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import copy
 import importlib
 import json
@@ -761,26 +762,23 @@ def test_responses_repro_runs_and_prints_the_payload(
     assert "is_error" not in printed["messages"][2]["content"][0]
 
 
-@pytest.mark.parametrize("variant_name", ["litellm.anthropic-messages", "litellm.responses"])
-def test_a_variant_fetches_a_url_the_process_has_cached(
-    target: LiteLLMTarget, variant_name: str
-) -> None:
-    """LiteLLM keeps downloaded URL media for the process: through `litellm.completion` a URL
-    rendered before is not fetched again (the fixture host sees nothing). A variant renders
-    with download caches of its own, so it fetches it, and the process's cache is put back."""
-    from conformance.targets.litellm._render import own_download_cache
+@pytest.mark.parametrize("name", ["litellm", "litellm.anthropic-messages", "litellm.responses"])
+def test_a_url_rendered_before_is_fetched_again(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LiteLLM keeps downloaded URL media for the process, so a URL an earlier render fetched
+    would not be fetched again (the fixture host sees nothing) and a cell would be judged by
+    what ran before it. Every render has download caches of its own
+    (`kit.litellm_fresh_downloads`), and the process's are put back after; without them the
+    second render fetches nothing."""
+    from conformance.targets import recipes
 
     downloads: Any = importlib.import_module(
         "litellm.litellm_core_utils.prompt_templates.image_handling"
     )
-    found = resolve_target(variant_name)
+    found = resolve_target(name)
     history = _served_locally(scenario("image", "url", "result"))
     row = ROWS["gemini/gemini-3"]  # LiteLLM downloads tool images for Gemini
-    target.render(row, history)  # fills the process's cache
+    found.render(row, history)
     cache = downloads.in_memory_cache
-    with fixture_host().watch() as fetches:
-        target.render(row, history)
-    assert not fetches  # served from the cache
     with fixture_host().watch() as fetches:
         found.render(row, history)
     assert sorted(f.path for f in fetches) == [
@@ -788,5 +786,10 @@ def test_a_variant_fetches_a_url_the_process_has_cached(
         "/conformance/chart.png",
     ]
     assert downloads.in_memory_cache is cache  # the process's cache is back
-    with own_download_cache():
+    with recipes.litellm_fresh_downloads():
         assert downloads.in_memory_cache is not cache
+    monkeypatch.setattr(recipes, "litellm_fresh_downloads", contextlib.nullcontext)
+    found.render(row, history)
+    with fixture_host().watch() as fetches:
+        found.render(row, history)
+    assert not fetches  # served from the process's cache: what the fresh caches prevent

@@ -47,7 +47,7 @@ from conformance.targets.litellm._anthropic_format import (
     anthropic_tools,
     to_anthropic,
 )
-from conformance.targets.litellm._render import offline_render, own_download_cache
+from conformance.targets.litellm._render import offline_render
 from conformance.targets.litellm._repro import script
 from conformance.targets.litellm._routes import ENV, ROUTES
 
@@ -158,7 +158,6 @@ class LiteLLMAnthropicMessagesTarget(LiteLLMTarget):
 
         with (
             offline_render(litellm, history),
-            own_download_cache(),
             _chat_completions(litellm, row.api == "openai-chat"),
         ):
             return body_or_raise(row.api, send)

@@ -30,7 +30,7 @@ from conformance.history import History
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.kit import body_or_raise, environment, run_async
 from conformance.targets.litellm import LiteLLMTarget, import_litellm
-from conformance.targets.litellm._render import offline_render, own_download_cache
+from conformance.targets.litellm._render import offline_render
 from conformance.targets.litellm._repro import script
 from conformance.targets.litellm._responses_format import (
     NoResponsesForm,
@@ -125,7 +125,7 @@ class LiteLLMResponsesTarget(LiteLLMTarget):
                     lambda: litellm.aresponses(input=given, instructions=instructions, **kwargs)
                 )
 
-        with offline_render(litellm, history), own_download_cache():
+        with offline_render(litellm, history):
             return body_or_raise(row.api, send)
 
     def repro(self, row: RowRef, history: History) -> str:
