@@ -237,6 +237,8 @@ def test_bedrock_payload_carries_the_model_id() -> None:
         ("anthropic/claude-sonnet-5", ("text", "inline", "error")),
         ("bedrock-converse/nova", ("document", "url", "prompt")),
         ("openai-chat/gpt-6", ("image", "url", "prompt")),
+        ("anthropic-vertex/claude-sonnet-5", ("image", "url", "result")),
+        ("gemini-vertex/gemini-3", ("document", "inline", "prompt")),
     ],
 )
 def test_a_repro_script_prints_the_payload(
