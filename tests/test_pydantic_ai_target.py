@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -236,6 +237,8 @@ def test_bedrock_payload_carries_the_model_id() -> None:
         ("anthropic/claude-sonnet-5", ("text", "inline", "error")),
         ("bedrock-converse/nova", ("document", "url", "prompt")),
         ("openai-chat/gpt-6", ("image", "url", "prompt")),
+        ("anthropic-vertex/claude-sonnet-5", ("image", "url", "result")),
+        ("gemini-vertex/gemini-3", ("document", "inline", "prompt")),
     ],
 )
 def test_a_repro_script_prints_the_payload(
@@ -317,3 +320,44 @@ def test_a_url_off_the_fixture_host_is_never_fetched() -> None:
     with pytest.raises(OffMachineUrl, match=r"example\.com/c\.png") as raised:
         PydanticAITarget().render(ROWS["gemini/gemini-2.5"], history)
     assert isinstance(raised.value, SuiteError)
+
+
+@pytest.mark.parametrize(
+    ("row", "path", "version"),
+    [
+        (
+            "anthropic-vertex/claude-sonnet-5",
+            "/v1/projects/conformance-project/locations/us-east5/publishers/anthropic/models/"
+            "{model}:(stream)?[rR]awPredict",
+            True,
+        ),
+        (
+            "gemini-vertex/gemini-3",
+            "/v1beta1/projects/conformance-project/locations/us-central1/publishers/google/"
+            "models/{model}:(streamGenerateContent|generateContent)",
+            False,
+        ),
+    ],
+)
+def test_vertex_rows_go_through_the_vertex_clients(row: str, path: str, version: bool) -> None:
+    """Claude and Gemini on Vertex AI through the clients pydantic-ai documents for them
+    (`AnthropicProvider(anthropic_client=AsyncAnthropicVertex(...))`, `GoogleProvider` with a
+    `vertexai=True` client): the request reaches the Vertex endpoint of the row's model, the
+    Claude body without `model` and with an `anthropic_version`, as the locators read it."""
+    from pydantic_ai import Agent
+
+    from conformance.targets.kit import recorder
+    from conformance.targets.pydantic_ai._models import MODELS
+
+    ref = ROWS[row]
+    with recorder().channel() as (base, taken):
+        agent: Any = Agent(MODELS[ref.api][1](ref, base))
+        with pytest.raises(Exception):  # noqa: B017 - the recorder answers 400
+            agent.run_sync("Call the tool.")
+    # (`:streamRawPredict` where max_tokens makes the anthropic SDK stream)
+    assert re.fullmatch(path.format(model=re.escape(ref.model)), taken[0].path.split("?")[0])
+    sent = json.loads(taken[0].body)
+    assert "model" not in sent
+    assert ("anthropic_version" in sent) is version
+    payload = PydanticAITarget().render(ref, scenario("image", "inline", "result"))
+    assert ("anthropic_version" in payload) is version

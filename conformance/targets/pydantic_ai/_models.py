@@ -113,6 +113,43 @@ def _anthropic(row: RowRef, base: str) -> Any:
     return AnthropicModel(row.model, provider=provider)
 
 
+VERTEX_PROJECT = "conformance-project"
+"""The Google Cloud project the Vertex clients name (the recorder answers any; not a secret)."""
+
+
+def _anthropic_vertex(row: RowRef, base: str) -> Any:
+    """Claude on Vertex AI as pydantic-ai documents it: `AnthropicProvider` given anthropic's
+    `AsyncAnthropicVertex` client, which puts the model in the URL (`:rawPredict`) and the
+    version in the body; an access token stands in for Google credentials."""
+    from anthropic import AsyncAnthropicVertex
+    from pydantic_ai.models.anthropic import AnthropicModel
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+
+    client = AsyncAnthropicVertex(
+        region="us-east5", project_id=VERTEX_PROJECT, access_token=API_KEY, base_url=base + "/v1"
+    )
+    return AnthropicModel(row.model, provider=AnthropicProvider(anthropic_client=client))
+
+
+def _gemini_vertex(row: RowRef, base: str) -> Any:
+    """Gemini on Vertex AI: `GoogleProvider` given google-genai's Vertex client
+    (`vertexai=True`, a project and location), with an access token as its credentials."""
+    from google.genai import Client
+    from google.genai.types import HttpOptions
+    from google.oauth2.credentials import Credentials
+    from pydantic_ai.models.google import GoogleModel
+    from pydantic_ai.providers.google import GoogleProvider
+
+    client = Client(
+        vertexai=True,
+        project=VERTEX_PROJECT,
+        location="us-central1",
+        credentials=Credentials(token=API_KEY),
+        http_options=HttpOptions(base_url=base, api_version="v1beta1", **_google_ssl()),
+    )
+    return GoogleModel(row.model, provider=GoogleProvider(client=client))
+
+
 def _gemini(row: RowRef, base: str) -> Any:
     from google.genai import Client
     from google.genai.types import HttpOptions
@@ -218,6 +255,8 @@ MODELS: dict[str, tuple[str, Callable[[RowRef, str], Any]]] = {
     "openai-responses": ("pydantic_ai.models.openai", _openai_responses),
     "anthropic": ("pydantic_ai.models.anthropic", _anthropic),
     "gemini": ("pydantic_ai.models.google", _gemini),
+    "anthropic-vertex": ("pydantic_ai.models.anthropic", _anthropic_vertex),
+    "gemini-vertex": ("pydantic_ai.models.google", _gemini_vertex),
     "bedrock-converse": ("pydantic_ai.models.bedrock", _bedrock),
     "mistral": ("pydantic_ai.models.mistral", _mistral),
     "cohere": ("pydantic_ai.models.cohere", _cohere),
@@ -230,6 +269,8 @@ EXTRAS = {
     "openai-responses": "openai",
     "xai": "openai",
     "gemini": "google",
+    "anthropic-vertex": "anthropic",
+    "gemini-vertex": "google",
     "bedrock-converse": "bedrock",
 }
 

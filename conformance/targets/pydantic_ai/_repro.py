@@ -62,6 +62,25 @@ _REPRO_MODELS = {
         "client = Client(api_key=KEY, http_options=HttpOptions(base_url=BASE))\n"
         "model = GoogleModel(MODEL, provider=GoogleProvider(client=client))"
     ),
+    "anthropic-vertex": (
+        "from anthropic import AsyncAnthropicVertex\n"
+        "from pydantic_ai.models.anthropic import AnthropicModel\n"
+        "from pydantic_ai.providers.anthropic import AnthropicProvider\n"
+        "client = AsyncAnthropicVertex(region='us-east5', project_id='conformance-project',\n"
+        "                              access_token=KEY, base_url=BASE + '/v1')\n"
+        "model = AnthropicModel(MODEL, provider=AnthropicProvider(anthropic_client=client))"
+    ),
+    "gemini-vertex": (
+        "from google.genai import Client\n"
+        "from google.genai.types import HttpOptions\n"
+        "from google.oauth2.credentials import Credentials\n"
+        "from pydantic_ai.models.google import GoogleModel\n"
+        "from pydantic_ai.providers.google import GoogleProvider\n"
+        "client = Client(vertexai=True, project='conformance-project', location='us-central1',\n"
+        "                credentials=Credentials(token=KEY),\n"
+        "                http_options=HttpOptions(base_url=BASE, api_version='v1beta1'))\n"
+        "model = GoogleModel(MODEL, provider=GoogleProvider(client=client))"
+    ),
     "bedrock-converse": (
         "import boto3\n"
         "from pydantic_ai.models.bedrock import BedrockConverseModel\n"
