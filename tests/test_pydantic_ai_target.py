@@ -317,3 +317,33 @@ def test_a_url_off_the_fixture_host_is_never_fetched() -> None:
     with pytest.raises(OffMachineUrl, match=r"example\.com/c\.png") as raised:
         PydanticAITarget().render(ROWS["gemini/gemini-2.5"], history)
     assert isinstance(raised.value, SuiteError)
+
+
+def test_a_cell_runs_the_agent_twice_and_the_stored_run_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cell renders direct, then after storage: the stored run reuses the messages of the
+    run just made for the same row and history (two agent runs, not three), and sends what a
+    stored run of its own sends; another history or row gets a run of its own."""
+    import conformance.targets.pydantic_ai as module
+
+    runs: list[int] = []
+    real = module._run  # pyright: ignore[reportPrivateUsage]
+
+    def counted(agent: Any, messages: list[Any]) -> None:
+        runs.append(len(messages))
+        real(agent, messages)
+
+    monkeypatch.setattr(module, "_run", counted)
+    target, row = PydanticAITarget(), ROWS["anthropic/claude-sonnet-5"]
+    history = scenario("image", "inline", "prompt")
+    target.render(row, history)
+    stored = target.render_stored(row, history)
+    assert len(runs) == 2
+    alone = target.render_stored(row, history)  # nothing to reuse now: a run of its own first
+    assert len(runs) == 4
+    assert alone == stored
+    target.render(row, history)
+    other = target.render_stored(ROWS["openai-chat/gpt-6"], history)  # another row: its own
+    assert len(runs) == 7
+    assert other == target.render_stored(ROWS["openai-chat/gpt-6"], history)
