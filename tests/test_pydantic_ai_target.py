@@ -345,6 +345,7 @@ def test_vertex_rows_go_through_the_vertex_clients(row: str, path: str, version:
     `vertexai=True` client): the request reaches the Vertex endpoint of the row's model, the
     Claude body without `model` and with an `anthropic_version`, as the locators read it."""
     from pydantic_ai import Agent
+    from pydantic_ai.exceptions import ModelHTTPError
 
     from conformance.targets.kit import recorder
     from conformance.targets.pydantic_ai._models import MODELS
@@ -352,7 +353,7 @@ def test_vertex_rows_go_through_the_vertex_clients(row: str, path: str, version:
     ref = ROWS[row]
     with recorder().channel() as (base, taken):
         agent: Any = Agent(MODELS[ref.api][1](ref, base))
-        with pytest.raises(Exception):  # noqa: B017 - the recorder answers 400
+        with pytest.raises(ModelHTTPError):  # the recorder answers 400
             agent.run_sync("Call the tool.")
     # (`:streamRawPredict` where max_tokens makes the anthropic SDK stream)
     assert re.fullmatch(path.format(model=re.escape(ref.model)), taken[0].path.split("?")[0])
@@ -361,3 +362,33 @@ def test_vertex_rows_go_through_the_vertex_clients(row: str, path: str, version:
     assert ("anthropic_version" in sent) is version
     payload = PydanticAITarget().render(ref, scenario("image", "inline", "result"))
     assert ("anthropic_version" in payload) is version
+
+
+def test_a_cell_runs_the_agent_twice_and_the_stored_run_is_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cell renders direct, then after storage: the stored run reuses the messages of the
+    run just made for the same row and history (two agent runs, not three), and sends what a
+    stored run of its own sends; another history or row gets a run of its own."""
+    import conformance.targets.pydantic_ai as module
+
+    runs: list[int] = []
+    real = module._run  # pyright: ignore[reportPrivateUsage]
+
+    def counted(agent: Any, messages: list[Any]) -> None:
+        runs.append(len(messages))
+        real(agent, messages)
+
+    monkeypatch.setattr(module, "_run", counted)
+    target, row = PydanticAITarget(), ROWS["anthropic/claude-sonnet-5"]
+    history = scenario("image", "inline", "prompt")
+    target.render(row, history)
+    stored = target.render_stored(row, history)
+    assert len(runs) == 2
+    alone = target.render_stored(row, history)  # nothing to reuse now: a run of its own first
+    assert len(runs) == 4
+    assert alone == stored
+    target.render(row, history)
+    other = target.render_stored(ROWS["openai-chat/gpt-6"], history)  # another row: its own
+    assert len(runs) == 7
+    assert other == target.render_stored(ROWS["openai-chat/gpt-6"], history)
