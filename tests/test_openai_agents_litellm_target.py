@@ -4,7 +4,6 @@ the reproducer, a missing extension and the reasons file."""
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from conformance.adoption.reasons import When
 from conformance.matrix import load_matrix
 from conformance.scenarios.build import CALL_IDS, ERROR_FIXTURE, scenario
 from conformance.targets import resolve_target
@@ -130,28 +128,3 @@ def test_repro_of_a_cell_runs_and_prints_the_payload(
         check=True,
     )
     assert json.loads(run.stdout) == target.render(ANTHROPIC, history)
-
-
-def _yaml(path: Path) -> Any:
-    from ruamel.yaml import YAML
-
-    loader: Any = YAML(typ="safe")
-    return loader.load(path.read_text(encoding="utf-8"))
-
-
-def test_reasons_link_upstream_and_notes_exist() -> None:
-    doc = (ROOT / "docs" / "openai-agents-litellm.md").read_text("utf-8")
-    anchors = set(re.findall(r'<a id="([^"]+)"', doc))
-    rules = _yaml(ROOT / "deviations" / "openai-agents-litellm.reasons.yaml")["rules"]
-    assert rules
-    for rule in rules:
-        assert set(rule["when"]) <= set(When.model_fields), rule  # the keys it reads
-        assert len(rule["reason"].split()) >= 8, rule
-        re.compile(rule["when"].get("detail", ""))
-        if "link" in rule:
-            assert rule["link"].startswith(
-                ("https://github.com/openai/openai-agents-python/", "https://github.com/BerriAI/")
-            ), rule
-        path, _, anchor = rule["notes"].partition("#")
-        assert path == "docs/openai-agents-litellm.md"
-        assert anchor in anchors, rule

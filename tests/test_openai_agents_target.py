@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from conformance.adoption.reasons import When
 from conformance.history import Document, History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
 from conformance.scenarios.build import (
@@ -278,31 +276,3 @@ def test_repro_serves_url_media_itself(target: OpenAIAgentsTarget, tmp_path: Pat
     assert f"{ORIGIN_STAND_IN}/conformance/report.pdf" in script
     printed = json.loads(_run(script, tmp_path))
     assert printed == stand_in(target.render(RESPONSES, history))
-
-
-# --- the reasons file --------------------------------------------------------------------------
-
-
-def _yaml(path: Path) -> Any:
-    from ruamel.yaml import YAML
-
-    loader: Any = YAML(typ="safe")
-    return loader.load(path.read_text(encoding="utf-8"))
-
-
-def test_reasons_link_upstream_and_notes_exist() -> None:
-    """Every rule has a reason; a link is to the SDK's tracker; every notes anchor exists in
-    docs/openai-agents.md; every detail pattern compiles; no rule names one cell."""
-    doc = (ROOT / "docs" / "openai-agents.md").read_text("utf-8")
-    anchors = set(re.findall(r'<a id="([^"]+)"', doc))
-    rules = _yaml(ROOT / "deviations" / "openai-agents.reasons.yaml")["rules"]
-    assert rules
-    for rule in rules:
-        assert set(rule["when"]) <= set(When.model_fields), rule  # the keys it reads
-        assert len(rule["reason"].split()) >= 8, rule
-        re.compile(rule["when"].get("detail", ""))
-        if "link" in rule:
-            assert rule["link"].startswith("https://github.com/openai/openai-agents-python/"), rule
-        path, _, anchor = rule["notes"].partition("#")
-        assert path == "docs/openai-agents.md"
-        assert anchor in anchors, rule
