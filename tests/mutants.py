@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import urllib.request
+import uuid
 from dataclasses import replace
 from typing import Any, cast, get_args
 
@@ -46,6 +47,7 @@ __all__ = [
     "OpenAIAudioOnMistral",
     "RaisesOnHostileNames",
     "RaisesWrongType",
+    "RendersRandomly",
     "SendsMediaTwice",
     "SendsUnsupported",
     "SendsUrlWithoutUrlForm",
@@ -310,6 +312,16 @@ class Nondeterministic(_Mutant):
 
     def render(self, row: RowRef, history: History) -> Payload:
         return {**super().render(row, history), "metadata": {"request": next(self.requests)}}
+
+
+class RendersRandomly(_Mutant):
+    """Sends a random request id in every body, as a client that makes one per request would:
+    each payload is otherwise the reference's, so only `deterministic` can tell."""
+
+    name = "mutant-renders-randomly"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        return {**super().render(row, history), "metadata": {"request_id": uuid.uuid4().hex}}
 
 
 class RaisesOnHostileNames(_Mutant):

@@ -251,3 +251,49 @@ def test_a_failing_property_is_declared_by_its_own_check_with_no_outcome(tmp_pat
     out.write_text(wrong, encoding="utf-8")
     with pytest.raises(DeviationsError, match="a property's deviation lists its own check"):
         load_deviations(out, target="toy", cells=CELLS)
+
+
+def test_a_declared_deviation_is_an_xfail_with_its_reason_and_no_traceback(
+    project: pytest.Pytester,
+) -> None:
+    # A cell's checks and a property, each declared: xfails with their reasons, and no
+    # traceback formatted for them (pytest builds one, reading the source of every frame, for
+    # each exception raised with `pytrace`; an xfail's is never shown).
+    (project.path / "deviations").mkdir()
+    (project.path / "deviations/mutant-drops-media.yaml").write_text(
+        f"target: mutant-drops-media\ndeviations:\n  - cell: {CELL}\n"
+        "    checks: [outcome, no-silent-loss]\n    outcome: dropped\n    level: required\n"
+        "    reason: drops tool images\n"
+        "  - cell: property/media-exactly-once\n    checks: [media-exactly-once]\n"
+        "    level: required\n    reason: drops every media item\n",
+        encoding="utf-8",
+    )
+    project.makeini(
+        "[pytest]\nconformance_matrix = matrix.yaml\nconformance_deviations = deviations\n"
+    )
+    recorded = project.inline_run(  # pyright: ignore[reportUnknownMemberType] (pytest's `plugins`)
+        "-k",
+        f"{CELL} and (:outcome or :no-silent-loss) or property/media-exactly-once",
+        "--conformance-target",
+        "mutants:DropsMedia",
+        "--conformance-property-examples",
+        "20",
+        "--conformance-results",
+        "r.jsonl",
+    )
+    reports = [r for r in recorded.getreports("pytest_runtest_logreport") if r.when == "call"]
+    checks = {r.nodeid.rsplit(":", 1)[-1].rstrip("]").split("/")[-1]: r for r in reports}
+    xfailed = {check: r for check, r in checks.items() if hasattr(r, "wasxfail")}
+    assert set(xfailed) == {"outcome", "no-silent-loss", "media-exactly-once"}
+    assert xfailed["outcome"].wasxfail == "known deviation: drops tool images"
+    assert xfailed["media-exactly-once"].wasxfail == "known deviation: drops every media item"
+    for report in xfailed.values():
+        assert report.longreprtext == report.wasxfail  # the reason alone: no frames, no source
+    lines = [json.loads(line) for line in (project.path / "r.jsonl").read_text().splitlines()]
+    body = {line["check"]: line for line in lines[1:-1]}
+    assert {k: v["verdict"] for k, v in body.items()} == dict.fromkeys(
+        ("outcome", "no-silent-loss", "media-exactly-once"), "xfail"
+    )
+    assert body["outcome"]["reason"] == "drops tool images"
+    assert body["outcome"]["outcome"] == "dropped"
+    assert "appears 0 times" in body["media-exactly-once"]["detail"]  # what was observed

@@ -6,18 +6,21 @@ import json
 import re
 import sys
 import types
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance.history import History, dump
+from conformance.history import History, dump, load
 from conformance.judging.checks import row_ref
 from conformance.judging.levels import PROPERTY_LEVELS
+from conformance.judging.properties import PROPERTIES
 from conformance.matrix import load_matrix
 from conformance.reports.results import load_results
 from conformance.running.property_gate import (
+    _SHARED,  # pyright: ignore[reportPrivateUsage]
     _TRIED,  # pyright: ignore[reportPrivateUsage]
     PropertyCase,
     Search,
@@ -28,7 +31,7 @@ from conformance.running.property_gate import (
 from conformance.scenarios.build import scenario
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
-from mutants import ChangesHistoryInPlace, DropsMedia, SwapsParallelResults
+from mutants import ChangesHistoryInPlace, DropsMedia, RendersRandomly, SwapsParallelResults
 
 ROOT = Path(__file__).resolve().parent.parent
 _MATRIX = load_matrix(ROOT / "matrix.yaml")
@@ -216,3 +219,76 @@ def test_a_search_that_loaded_a_module_is_not_shared() -> None:
         assert _TRIED  # pyright: ignore[reportPrivateUsage]
     finally:
         sys.modules.pop("_conformance_loaded_by_a_search", None)
+
+
+class _Counted(ReferenceTarget):
+    """The reference, counting its renders per rendering mode, row and history (as bytes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.direct: Counter[tuple[str, bytes]] = Counter()
+        self.stored: Counter[tuple[str, bytes]] = Counter()
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        self.direct[row.id, dump(history)] += 1
+        return super().render(row, history)
+
+    def render_stored(self, row: RowRef, history: History) -> Payload:
+        self.stored[row.id, dump(history)] += 1
+        return ReferenceTarget.render(self, row, load(dump(history)))  # not counted as direct
+
+
+def test_the_single_row_properties_render_each_drawn_history_once_per_mode() -> None:
+    # The seven searches as the gate runs them, one after another on one target: each history
+    # drawn is rendered once directly and once through storage for all of them, and once more
+    # by `deterministic`, which compares that rendering with one of its own.
+    counted = _Counted()
+    _TRIED.clear()  # pyright: ignore[reportPrivateUsage]
+    for name in PROPERTIES:
+        assert not search(name, counted, ROWS, 20).failed
+    (tried,) = _TRIED.values()  # pyright: ignore[reportPrivateUsage]
+    drawn = [(rows[0].id, dump(history)) for rows, history in tried]
+    assert len(drawn) == 20
+    distinct = Counter(set(drawn))
+    assert counted.direct == distinct + Counter(drawn)
+    assert counted.stored == distinct
+
+
+def test_a_target_that_renders_randomly_fails_deterministic_when_renders_are_shared() -> None:
+    # The other six first, so that the rendering `deterministic` starts from is a shared one:
+    # its own second rendering differs from it.
+    target = RendersRandomly()
+    _TRIED.clear()  # pyright: ignore[reportPrivateUsage]
+    order = [name for name in PROPERTIES if name != "deterministic"] + ["deterministic"]
+    found = {name: search(name, target, ROWS, 20) for name in order}
+    assert found["deterministic"].failed
+    assert "two renderings of one history differ" in found["deterministic"].message
+    # and through storage (its id is new there too); every other property holds
+    assert "the storage round trip renders differently" in found["storage-round-trip"].message
+    held = {name for name, search in found.items() if not search.failed}
+    assert held == set(PROPERTIES) - {"deterministic", "storage-round-trip"}
+    alone = _fresh("deterministic", RendersRandomly(), 20)  # as without sharing
+    assert alone.failed
+    assert alone.message == found["deterministic"].message
+
+
+def test_a_render_that_changed_its_history_is_not_shared_and_verdicts_are_as_alone() -> None:
+    # The property that asked goes on with the changed history, as it would alone; the next
+    # property renders for itself.
+    changed = ChangesHistoryInPlace()
+    _TRIED.clear()  # pyright: ignore[reportPrivateUsage]
+    together = {name: search(name, changed, ROWS, 12) for name in PROPERTIES}
+    (renders,) = [r for r in _SHARED if r.target is changed]  # pyright: ignore[reportPrivateUsage]
+    media = [b'"type":"%s"' % kind for kind in (b"image", b"document", b"audio", b"video")]
+    assert renders.kept  # histories without media, which it leaves as they are
+    assert not [key for key in renders.kept if any(m in key[2] for m in media)]
+    (tried,) = _TRIED.values()  # pyright: ignore[reportPrivateUsage]
+    assert any(m in dump(history) for _, history in tried for m in media)
+    alone = {name: _fresh(name, ChangesHistoryInPlace(), 12) for name in PROPERTIES}
+    assert {n: (s.examples, s.row, s.message) for n, s in together.items()} == {
+        n: (s.examples, s.row, s.message) for n, s in alone.items()
+    }
+    kept = _Counted()
+    assert not search("total", kept, ROWS, 12).failed
+    (renders,) = [r for r in _SHARED if r.target is kept]  # pyright: ignore[reportPrivateUsage]
+    assert len(renders.kept) == len(set(kept.direct))  # an unchanged history's render is kept

@@ -26,19 +26,27 @@ HEAVY = (
 )
 """Modules the plugin must not import in a project that does not use it."""
 
+ROOT = Path(__file__).resolve().parent.parent
+
+SDKS = ("openai", "anthropic", "google.genai", "mistralai", "cohere", "groq", "botocore")
+"""The provider SDKs that the sdk-schema check validates with and the cassette check sends with."""
+
 _REPORT = """
 import json, sys
 import pytest
-code = pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[1:]])
-names = [n for n in sys.modules if n.startswith(("conformance", "pydantic", "ruamel"))]
+code = pytest.main(["-q", "-p", "no:cacheprovider", *sys.argv[2:]])
+names = [n for n in sys.modules if n.startswith(tuple(json.loads(sys.argv[1])))]
 print("MODULES " + json.dumps({"exit": int(code), "modules": sorted(names)}))
 """
 
 
-def _modules_after_pytest(folder: Path, *args: str) -> tuple[int, set[str]]:
-    """Run pytest in a fresh interpreter in `folder`; its exit code and what it imported."""
+def _modules_after_pytest(
+    folder: Path, *args: str, prefixes: tuple[str, ...] = ("conformance", "pydantic", "ruamel")
+) -> tuple[int, set[str]]:
+    """Run pytest in a fresh interpreter in `folder`; its exit code and what it imported (the
+    modules whose names start with one of `prefixes`)."""
     done = subprocess.run(
-        [sys.executable, "-c", _REPORT, *args],
+        [sys.executable, "-c", _REPORT, json.dumps(prefixes), *args],
         cwd=folder,
         capture_output=True,
         text=True,
@@ -104,3 +112,34 @@ def test_the_vocabulary_spells_the_history_content_types() -> None:
     """`matrix.vocabulary` lists the content types itself, so as not to import the history
     models at start-up; they must stay the history's, in its order."""
     assert get_args(history.ContentType) == CONTENT_TYPES
+
+
+def _sdks(modules: set[str]) -> set[str]:
+    return {sdk for sdk in SDKS if any(m == sdk or m.startswith(f"{sdk}.") for m in modules)}
+
+
+def test_a_run_of_one_api_imports_that_apis_sdk_alone() -> None:
+    # The repository's main job, on one api: its validators and its client, no other SDK.
+    one = ["--rootdir", ".", "-o", "python_files=test_matrix.py", "-m", "conformance"]
+    one += ["--conformance-sdk-schema", "--conformance-api", "anthropic"]
+    one += ["--conformance-property-examples", "0"]
+    code, modules = _modules_after_pytest(
+        ROOT, *one, "--conformance-check=sdk-schema", prefixes=SDKS
+    )
+    assert code == 0
+    assert _sdks(modules) == {"anthropic"}
+    # The cassette check replays with vcrpy, which imports botocore on its own (to patch the
+    # connections of boto3, were it used): nothing else.
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, vcr; print(' '.join(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    by_vcr = _sdks(set(done.stdout.split()))
+    code, modules = _modules_after_pytest(
+        ROOT, *one, "--conformance-check=sdk-schema,cassette", prefixes=SDKS
+    )
+    assert code == 0
+    assert _sdks(modules) == {"anthropic"} | by_vcr
+    assert by_vcr <= {"botocore"}

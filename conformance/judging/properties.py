@@ -4,15 +4,21 @@ Each property is a function `(target, row, history) -> None` that raises `Proper
 with what went wrong. Run them under hypothesis with `conformance.scenarios.strategies.histories()`;
 `tests/test_properties.py` does so for every installed target and every model row, and shows
 each property failing on a mutant that breaks it.
+
+Given `shared` (a `Renders` of the target), the properties that judge one payload take it from
+there instead of rendering it themselves: on a framework target a render is the framework's own
+request, and the gate (`conformance.running.property_gate`) judges all of them on the same
+histories.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from conformance import marker
-from conformance.history import History, Media, Message, Part, Text, ToolResult, texts
+from conformance.history import History, Media, Message, Part, Text, ToolResult, dump, texts
 from conformance.judging import guard
 from conformance.judging.checks import payload_bytes
 from conformance.judging.observe import (
@@ -24,6 +30,9 @@ from conformance.judging.observe import (
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import WireFormatError, WireView, digest, locate
 
+# `Property` and `Renders` are public too, and left out on purpose: hypothesis draws from the
+# short string literals of every loaded local module, so a new name here would change every
+# history the gate's searches try, and with them each counterexample reported.
 __all__ = [
     "PROPERTIES",
     "PropertyFailed",
@@ -72,6 +81,44 @@ def _render(
     return _Rendered(payload, error)
 
 
+@dataclass
+class Renders:
+    """One target's renders, shared among the properties that judge a payload: a history is
+    rendered once per row and rendering mode (`render`, `render_stored`), however many properties
+    judge it. `deterministic` compares the shared rendering with one of its own, so a target that
+    renders randomly still fails it.
+
+    A rendering is kept under the history's bytes (`history.dump`; `load(dump(h)) == h`), taken
+    before the call. One that changed the history it was given is not kept: the property that
+    asked for it goes on with the changed history, as it would alone, and the next one renders
+    for itself. A hang is never kept (it stops the search)."""
+
+    target: Target
+    kept: dict[tuple[bool, RowRef, bytes], _Rendered] = field(
+        default_factory=dict[tuple[bool, RowRef, bytes], _Rendered]
+    )
+
+    def rendered(self, row: RowRef, history: History, *, stored: bool) -> _Rendered:
+        key = (stored, row, dump(history))
+        found = self.kept.get(key)
+        if found is None:
+            found = _render(
+                self.target.render_stored if stored else self.target.render, row, history
+            )
+            if dump(history) == key[2]:
+                self.kept[key] = found
+        return found
+
+
+def _rendering(
+    target: Target, row: RowRef, history: History, shared: Renders | None, *, stored: bool
+) -> _Rendered:
+    """`target`'s rendering of `history`: the shared one when the caller shares renders."""
+    if shared is not None and shared.target is target:
+        return shared.rendered(row, history, stored=stored)
+    return _render(target.render_stored if stored else target.render, row, history)
+
+
 def _view(row: RowRef, payload: Payload) -> WireView:
     try:
         return locate(row.api, payload)
@@ -82,10 +129,10 @@ def _view(row: RowRef, payload: Payload) -> WireView:
 
 
 def _rendered_view(
-    target: Target, row: RowRef, history: History
+    target: Target, row: RowRef, history: History, shared: Renders | None
 ) -> tuple[Payload, WireView] | None:
     """The payload and its view, or None where the target refused with its typed error."""
-    rendered = _render(target.render, row, history)
+    rendered = _rendering(target, row, history, shared, stored=False)
     if rendered.error is not None:
         if is_refusal(rendered.error, refusal_types_of(target)):
             return None
@@ -96,17 +143,20 @@ def _rendered_view(
     return rendered.payload, _view(row, rendered.payload)
 
 
-def deterministic(target: Target, row: RowRef, history: History) -> None:
-    """Rendering the same history twice gives the same bytes (or the same error)."""
-    first = _render(target.render, row, history)
+def deterministic(
+    target: Target, row: RowRef, history: History, shared: Renders | None = None
+) -> None:
+    """Rendering the same history twice gives the same bytes (or the same error). The first
+    rendering may be the shared one; the second is always this property's own."""
+    first = _rendering(target, row, history, shared, stored=False)
     second = _render(target.render, row, history)
     if not first.same_as(second):
         raise PropertyFailed(f"{row.id}: two renderings of one history differ")
 
 
-def total(target: Target, row: RowRef, history: History) -> None:
+def total(target: Target, row: RowRef, history: History, shared: Renders | None = None) -> None:
     """A payload the api's locator can read, or the target's typed unsupported error."""
-    _rendered_view(target, row, history)
+    _rendered_view(target, row, history, shared)
 
 
 def _media(history: History) -> list[Media]:
@@ -118,13 +168,15 @@ def _media(history: History) -> list[Media]:
     return found
 
 
-def media_exactly_once(target: Target, row: RowRef, history: History) -> None:
+def media_exactly_once(
+    target: Target, row: RowRef, history: History, shared: Renders | None = None
+) -> None:
     """Every media item appears exactly once in the payload, or the call raises.
 
     An item is counted by identity: its bytes, or for a URL item its URL and the bytes the URL
     serves alike (`observe.fixture_url_bytes`), so a downloaded copy sent beside the URL counts
     twice. Items of the history with the same identity are counted together."""
-    found = _rendered_view(target, row, history)
+    found = _rendered_view(target, row, history, shared)
     if found is None:
         return
     parts = [p for r in found[1].tool_results for p in r.parts]
@@ -174,7 +226,9 @@ def _identity(media: Media) -> frozenset[str]:
     return frozenset({media.url} | ({digest(served)} if served is not None else set()))
 
 
-def text_identical(target: Target, row: RowRef, history: History) -> None:
+def text_identical(
+    target: Target, row: RowRef, history: History, shared: Renders | None = None
+) -> None:
     """Every text of the history is sent byte for byte where the api reads it: tool text as its
     tool's output, prompt-style text as a user message's text after its tool result.
 
@@ -182,7 +236,7 @@ def text_identical(target: Target, row: RowRef, history: History) -> None:
     blank text block ("The text field in the ContentBlock object ... is blank", boto/botocore
     #3525) and Anthropic an empty one, so an adapter for those has to. A text of white space
     only is still judged byte for byte: its bytes are the content."""
-    found = _rendered_view(target, row, history)
+    found = _rendered_view(target, row, history, shared)
     if found is None:
         return
     view = found[1]
@@ -199,10 +253,12 @@ def text_identical(target: Target, row: RowRef, history: History) -> None:
             )
 
 
-def markers_name_their_calls(target: Target, row: RowRef, history: History) -> None:
+def markers_name_their_calls(
+    target: Target, row: RowRef, history: History, shared: Renders | None = None
+) -> None:
     """Every marker the target added parses back exactly and names a call of the history;
     every media item moved to a user message is behind a marker naming its own call."""
-    found = _rendered_view(target, row, history)
+    found = _rendered_view(target, row, history, shared)
     if found is None:
         return
     # The calls as the payload names them: some apis need ids rewritten (Mistral).
@@ -226,9 +282,11 @@ def markers_name_their_calls(target: Target, row: RowRef, history: History) -> N
             )
 
 
-def parallel_calls_in_order(target: Target, row: RowRef, history: History) -> None:
+def parallel_calls_in_order(
+    target: Target, row: RowRef, history: History, shared: Renders | None = None
+) -> None:
     """Tool results keep the order of their calls, and each carries only its own output."""
-    found = _rendered_view(target, row, history)
+    found = _rendered_view(target, row, history, shared)
     if found is None:
         return
     view = found[1]
@@ -241,10 +299,12 @@ def parallel_calls_in_order(target: Target, row: RowRef, history: History) -> No
             raise PropertyFailed(f"{row.id}: output of {item.call_id!r} {item.detail}")
 
 
-def storage_round_trip(target: Target, row: RowRef, history: History) -> None:
+def storage_round_trip(
+    target: Target, row: RowRef, history: History, shared: Renders | None = None
+) -> None:
     """Dump, load and render again through the target's own storage: the same bytes."""
-    direct = _render(target.render, row, history)
-    stored = _render(target.render_stored, row, history)
+    direct = _rendering(target, row, history, shared, stored=False)
+    stored = _rendering(target, row, history, shared, stored=True)
     if not direct.same_as(stored):
         raise PropertyFailed(f"{row.id}: the storage round trip renders differently")
 
@@ -263,7 +323,15 @@ def cross_provider_replay(target: Target, first: RowRef, then: RowRef, history: 
                 raise PropertyFailed(f"{first.id} -> {then.id}: provenance lost: {item.detail}")
 
 
-PROPERTIES: dict[str, Callable[[Target, RowRef, History], None]] = {
+class Property(Protocol):
+    """A single-row property: `(target, row, history)`, and the renders it may share."""
+
+    def __call__(
+        self, target: Target, row: RowRef, history: History, shared: Renders | None = None
+    ) -> None: ...
+
+
+PROPERTIES: dict[str, Property] = {
     "deterministic": deterministic,
     "total": total,
     "media-exactly-once": media_exactly_once,

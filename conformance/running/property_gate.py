@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from conformance.history import History, Media, Text, ToolCall, ToolResult
 from conformance.judging import properties
 from conformance.judging.levels import PROPERTY_LEVELS
-from conformance.judging.properties import PROPERTIES, PropertyFailed, RenderHung
+from conformance.judging.properties import PROPERTIES, Property, PropertyFailed, RenderHung, Renders
 from conformance.scenarios.strategies import histories
 from conformance.targets.base import RowRef, Target
 
@@ -54,9 +54,10 @@ __all__ = [
 
 DEFAULT_EXAMPLES: Final = 50
 """Histories tried per target and property in the gate. The seven single-row properties try
-the same histories, drawn once and shared (`search`), so on the reference the eight searches
-cost about 1 s of CPU at 50 examples (docs/performance.md); on a framework target each example
-drives the framework about 12 times. `nox -s nightly` searches with 2,000."""
+the same histories, drawn once and shared (`search`), and judge the same renders of them
+(`properties.Renders`): on a framework target each of their histories drives the framework
+three times (directly, once more for `deterministic`, through storage) where it drove it nine
+times, and each of the replay's histories three times. `nox -s nightly` searches with 2,000."""
 
 SHRINK_CALLS: Final = 50
 """At most this many histories are tried while shrinking a counterexample: hypothesis would try
@@ -151,6 +152,33 @@ _TRIED: dict[tuple[object, ...], _Tried] = {}
 """Per search signature (`_signature`), the examples that a search which found nothing tried;
 in memory, for this process only."""
 
+_SHARED: list[Renders] = []
+"""The renders of the targets searched last, the newest first (`_shared`)."""
+
+_SHARED_TARGETS: Final = 4
+"""How many targets keep their renders: the plugin searches one target's properties one after
+another, so the renders of a target no longer searched are let go."""
+
+
+def _shared(target: Target) -> Renders:
+    """The renders `target`'s single-row properties share, in this process."""
+    for renders in _SHARED:
+        if renders.target is target:
+            return renders
+    _SHARED.insert(0, Renders(target))
+    del _SHARED[_SHARED_TARGETS:]
+    return _SHARED[0]
+
+
+def _sharing(prop: Property, shared: Renders) -> _Check:
+    """`prop`, judging the renders in `shared`: one per row, rendering mode and history,
+    whichever property asked for it first."""
+
+    def call(target: Target, row: RowRef, history: History) -> None:
+        prop(target, row, history, shared)
+
+    return call
+
 
 def _signature(name: str, rows: Sequence[RowRef], config: settings) -> tuple[object, ...]:
     """What decides the examples a search draws as long as every example passes.
@@ -205,7 +233,9 @@ def search(
     Every property of a target is searched over the same histories (`_signature`), so the
     histories are drawn once: a later search checks its property on the examples an earlier
     one tried, and runs hypothesis itself only if one of them fails its property. Drawing a
-    history costs more than judging one on the reference target (docs/performance.md)."""
+    history costs more than judging one on the reference target (docs/performance.md). The
+    single-row properties also share their renders of those histories (`_shared`): on a
+    framework target a render is the framework's own request."""
     config = settings(
         max_examples=examples,
         derandomize=True,
@@ -222,7 +252,10 @@ def search(
         else [Phase.explicit, Phase.generate],
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
-    check = PROPERTIES.get(name, properties.cross_provider_replay)
+    single = PROPERTIES.get(name)
+    check = (
+        properties.cross_provider_replay if single is None else _sharing(single, _shared(target))
+    )
     signature = _signature(name, rows, config)
     tried = _TRIED.get(signature)
     if tried is not None:
@@ -348,7 +381,8 @@ def run_property(
                 " nothing; remove the declaration once the cause is fixed upstream"
             )
             return
-        pytest.xfail(f"known deviation: {declared.reason}")
+        # As `pytest.xfail`, without the traceback pytest would format and never show.
+        raise pytest.xfail.Exception(f"known deviation: {declared.reason}", pytrace=False)
     if found.failed:
         pytest.fail(f"{case.id}: {record['detail']}", pytrace=False)
 
