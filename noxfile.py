@@ -318,6 +318,17 @@ RELEASE_NEEDS = {
 }
 
 
+_AS_IF_FRESH = {
+    True: ("--upgrade",),
+    False: ("--upgrade", "--upgrade-strategy", "eager"),
+}
+"""How a release is installed into a venv an earlier run may have left on another release: its
+dependencies resolved afresh (uv's `--upgrade`, pip's eager strategy), as a new venv would get
+them. Without it a release run alone kept what an older one had pulled in (strands-litellm
+1.62.0 ran on litellm 1.89.3, left by 1.45.0, where a new venv resolves 1.106.12; its snapshots
+caught it)."""
+
+
 def _release_deviations(session: nox.Session, name: str, version: str) -> list[str]:
     """pytest options judging an older release with its own deviations files, or with none:
     never with the latest release's (`conformance compare` compares observations either way,
@@ -415,6 +426,7 @@ def target(session: nox.Session, name: str) -> None:
         session.install(
             *(pins[version] if pins else [f"{unpinned}=={version}"]),
             *RELEASE_NEEDS.get((name, version), ()),
+            *_AS_IF_FRESH[session.venv_backend == "uv"],
         )
         results = REPORT / f"results-{name}-{version}.jsonl"
         latest = index == 0

@@ -116,6 +116,7 @@ class _Session:
         self.posargs: list[str] = []
         self.tmp = tmp_path / "tmp"
         self.virtualenv = SimpleNamespace(bin=str(tmp_path / "venv" / "bin"), location="venv")
+        self.venv_backend = "uv"
 
     def install(self, *args: str) -> None:
         self.calls.append(("install", args))
@@ -216,6 +217,26 @@ def test_a_framework_session_leaves_its_venv_on_the_latest_release(
     freeze = next(i for i, a in enumerate(calls) if a[:3] == ("uv", "pip", "freeze"))
     first_install_of_older = next(i for i, a in enumerate(calls) if "litellm==1.100.0" in a)
     assert freeze < first_install_of_older  # frozen while the latest was installed
+
+
+@pytest.mark.parametrize(
+    ("backend", "flags"),
+    [("uv", ["--upgrade"]), ("virtualenv", ["--upgrade", "--upgrade-strategy", "eager"])],
+)
+def test_each_release_is_installed_with_its_dependencies_resolved_afresh(
+    repository: Path, monkeypatch: pytest.MonkeyPatch, backend: str, flags: list[str]
+) -> None:
+    """A release run alone (`CONFORMANCE_RELEASE`) in a venv an older release's run left must
+    not keep that release's dependencies: its install resolves them as a new venv would."""
+    noxfile = _noxfile()
+    monkeypatch.setattr(noxfile.shutil, "which", _uv)
+    monkeypatch.setattr(noxfile.Path, "write_text", _no_write)
+    monkeypatch.setenv("CONFORMANCE_RELEASE", "1.110.2")
+    session = _Session(repository, running=True)
+    session.venv_backend = backend
+    noxfile.target(session, "litellm")
+    (release,) = [a for kind, a in session.calls if kind == "install" and "litellm==1.110.2" in a]
+    assert list(release[-len(flags) :]) == flags
 
 
 def test_a_results_path_outside_the_project_cannot_move_pytests_root(
