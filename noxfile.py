@@ -353,7 +353,9 @@ def _release_deviations(session: nox.Session, name: str, version: str) -> list[s
 # framework and all its variants in one pytest run per release, so one results file holds them
 # (stored under the framework, shown as sub-columns in the comparison). Adding an entry point
 # of a framework is one name here.
-VARIANTS: dict[str, tuple[str, ...]] = {}
+VARIANTS: dict[str, tuple[str, ...]] = {
+    "litellm": ("litellm.anthropic-messages", "litellm.responses"),
+}
 
 
 def _run_targets(name: str) -> tuple[str, ...]:

@@ -50,10 +50,12 @@ def test_entry_point_names_the_target_its_versions_and_refusals() -> None:
 
 
 def test_every_row_has_an_integration_package() -> None:
+    """Every row but the Vertex ones: langchain-google-vertexai (`ChatVertexAI`,
+    `ChatAnthropicVertex`) is not driven yet; a row of any other api left unserved fails here,
+    and so does serving Vertex unannounced."""
     target = LangChainTarget()
-    assert {row.api: target.supports(row) for row in ROWS.values()} == {
-        row.api: None for row in ROWS.values()
-    }
+    unserved = {row.api for row in ROWS.values() if target.supports(row) is not None}
+    assert unserved == {"anthropic-vertex", "gemini-vertex"}
     other = RowRef(id="x/y", api="not-an-api", family="y", model="m")
     assert "no integration package" in (target.supports(other) or "")
 

@@ -4,6 +4,9 @@ install."""
 from __future__ import annotations
 
 import ast
+import contextlib
+import copy
+import importlib
 import json
 import subprocess
 import sys
@@ -25,14 +28,34 @@ pytest.importorskip(
 
 import litellm
 
+from conformance.targets import kit
 from conformance.targets import litellm as target_module
-from conformance.targets.kit import fixture_host
+from conformance.targets.kit import Exchange, fixture_host
 from conformance.targets.litellm import (
     INSTALL_HINT,
     LiteLLMTarget,
     dump_messages,
     load_messages,
     to_messages,
+)
+from conformance.targets.litellm._anthropic_format import (
+    NoAnthropicForm,
+    anthropic_tools,
+    to_anthropic,
+)
+from conformance.targets.litellm._anthropic_messages import (
+    CHAT_SWITCH,
+    LiteLLMAnthropicMessagesTarget,
+    dump_params,
+    load_params,
+)
+from conformance.targets.litellm._responses import LiteLLMResponsesTarget
+from conformance.targets.litellm._responses import dump_params as dump_responses
+from conformance.targets.litellm._responses import load_params as load_responses
+from conformance.targets.litellm._responses_format import (
+    NoResponsesForm,
+    responses_tools,
+    to_responses,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -313,3 +336,460 @@ def test_deviations_name_real_cells_with_reasons() -> None:
         strongest = min((level_of(c) for c in entry["checks"]), key=LEVELS.index)
         assert entry["level"] == strongest
         assert entry["reason"]
+
+
+# --- the litellm.anthropic-messages variant: litellm.anthropic.messages.acreate ------------------
+
+
+_LITELLM: Any = litellm
+
+
+@pytest.fixture(scope="module")
+def variant() -> LiteLLMAnthropicMessagesTarget:
+    return LiteLLMAnthropicMessagesTarget()
+
+
+def test_the_variant_is_an_entry_point_of_litellm(variant: LiteLLMAnthropicMessagesTarget) -> None:
+    found = resolve_target("litellm.anthropic-messages")
+    assert isinstance(found, LiteLLMAnthropicMessagesTarget)
+    assert found.name == "litellm.anthropic-messages"
+    assert found.variant_of == "litellm"
+    assert found.version == LiteLLMTarget().version  # the framework's version
+    assert found.unavailable is None
+    assert variant.refusal_types == (litellm.exceptions.BadRequestError,)
+    assert set(variant.not_applicable) == {"content:audio", "content:video"}
+
+
+def test_a_litellm_without_the_interface_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(litellm, "anthropic", object())
+    absent = LiteLLMAnthropicMessagesTarget()
+    assert absent.unavailable is not None
+    assert "litellm.anthropic.messages.acreate" in absent.unavailable
+
+
+def test_the_history_is_anthropic_messages_params() -> None:
+    system, messages = to_anthropic(scenario("image", "inline", "result"))
+    assert system is None
+    user, assistant, results = messages
+    assert user == {"role": "user", "content": "Call the tool, then describe what it returned."}
+    assert [b["type"] for b in assistant["content"]] == ["tool_use", "tool_use"]
+    assert assistant["content"][0] == {
+        "type": "tool_use",
+        "id": CALL_ID,
+        "name": "get_image",
+        "input": {},
+    }
+    assert results["role"] == "user"
+    first = results["content"][0]
+    assert (first["type"], first["tool_use_id"]) == ("tool_result", CALL_ID)
+    (image,) = first["content"]
+    assert image["type"] == "image"
+    assert image["source"]["type"] == "base64"
+    assert image["source"]["media_type"] == "image/png"
+    assert anthropic_tools(scenario("image", "inline", "result")) == [
+        {
+            "name": "get_image",
+            "description": "The scenario's get_image tool.",
+            "input_schema": {"type": "object", "properties": {}},
+        }
+    ]
+
+
+def test_text_errors_urls_and_tool_produced_content_in_the_anthropic_format() -> None:
+    _, text = to_anthropic(scenario("text", "inline", "result"))
+    assert text[2]["content"][0]["content"] == TEXT_FIXTURE  # the exact string
+    _, error = to_anthropic(scenario("text", "inline", "error"))
+    assert error[2]["content"][0]["is_error"] is True
+    assert "is_error" not in error[2]["content"][1]
+    _, url = to_anthropic(scenario("document", "url", "result"))
+    document = url[2]["content"][0]["content"][0]
+    assert document["type"] == "document"
+    assert document["source"]["type"] == "url"
+    assert document["title"] == "report.pdf"
+    # Tool-produced content follows the turn's tool_result blocks in the same user message.
+    _, prompt = to_anthropic(scenario("image", "inline", "prompt"))
+    assert len(prompt) == 3
+    assert [b["type"] for b in prompt[2]["content"]] == [
+        "tool_result",
+        "tool_result",
+        "image",
+        "image",
+    ]
+
+
+@pytest.mark.parametrize("content_type", ["audio", "video"])
+def test_audio_and_video_have_no_anthropic_form(content_type: str) -> None:
+    with pytest.raises(NoAnthropicForm, match=content_type):
+        to_anthropic(scenario(content_type, "inline", "result"))  # type: ignore[arg-type]
+
+
+def test_stored_params_are_the_json_a_user_stores() -> None:
+    system, messages = to_anthropic(
+        [Message(role="system", content="Be brief."), *scenario("image", "inline", "prompt")]
+    )
+    assert system == "Be brief."
+    assert load_params(dump_params(system, messages)) == (system, messages)
+
+
+class _Spied:
+    """What an interface (`owner.name`, e.g. `litellm.anthropic.messages.acreate`) and
+    `litellm.completion` were called with, and the path of each request the payload was taken
+    from."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> None:
+        self.calls: list[dict[str, Any]] = []
+        self.completions: list[dict[str, Any]] = []
+        self.paths: list[str] = []
+        entry = getattr(owner, name)
+        completion = litellm.completion
+        payload_of = kit.payload_of
+
+        async def entry_spy(**kwargs: Any) -> Any:
+            self.calls.append(copy.deepcopy(kwargs))
+            return await entry(**kwargs)
+
+        def completion_spy(**kwargs: Any) -> Any:
+            self.completions.append(kwargs)
+            return completion(**kwargs)
+
+        def payload_spy(api: str, exchange: Exchange) -> Any:
+            self.paths.append(exchange.path)
+            return payload_of(api, exchange)
+
+        monkeypatch.setattr(owner, name, entry_spy)
+        monkeypatch.setattr(litellm, "completion", completion_spy)
+        monkeypatch.setattr(kit, "payload_of", payload_spy)
+
+
+def _acreate_spied(monkeypatch: pytest.MonkeyPatch) -> _Spied:
+    return _Spied(monkeypatch, _LITELLM.anthropic.messages, "acreate")  # not in LiteLLM's stubs
+
+
+def _drives_the_interface(
+    target: LiteLLMTarget, spied: _Spied, row: RowRef, history: History
+) -> dict[str, Any]:
+    """Render, then check it went through `litellm.anthropic.messages.acreate` with the
+    history's Anthropic params and the row's route, never through `litellm.completion`."""
+    payload = target.render(row, history)
+    assert len(spied.calls) == 1, f"acreate was called {len(spied.calls)} times"
+    (call,) = spied.calls
+    assert (call["system"], call["messages"]) == to_anthropic(history)
+    assert call["tools"] == anthropic_tools(history)
+    assert call["max_tokens"] > 0
+    assert not spied.completions, "litellm.completion was called"
+    return payload
+
+
+_PATHS = {
+    "anthropic/claude-sonnet-5": "/v1/messages",
+    "openai-chat/gpt-6": "/chat/completions",
+    "openai-responses/gpt-6": "/responses",
+    "gemini/gemini-3": "/models/gemini-3.8-flash:generateContent",
+    "bedrock-converse/nova": "/model/amazon.nova-pro-v1%3A0/converse",
+    "mistral/mistral-medium": "/chat/completions",
+}
+
+
+@pytest.mark.parametrize("row_id", sorted(_PATHS))
+def test_the_variant_calls_the_interface_and_reaches_the_provider(
+    variant: LiteLLMAnthropicMessagesTarget, monkeypatch: pytest.MonkeyPatch, row_id: str
+) -> None:
+    spied = _acreate_spied(monkeypatch)
+    row = ROWS[row_id]
+    before = getattr(litellm, CHAT_SWITCH)
+    _drives_the_interface(variant, spied, row, scenario("image", "inline", "result"))
+    assert spied.paths[0].endswith(_PATHS[row_id])
+    model = spied.calls[0]["model"]
+    assert model.endswith(row.model)
+    assert not model.startswith("openai/responses/")
+    assert getattr(litellm, CHAT_SWITCH) == before  # the switch is restored
+
+
+def test_a_variant_that_calls_completion_instead_fails_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A mutant that sends the OpenAI-format messages with `litellm.completion` (what the base
+    target does) is caught: the interface was never called."""
+
+    class CompletionInDisguise(LiteLLMAnthropicMessagesTarget):
+        def render(self, row: RowRef, history: History) -> Any:
+            return LiteLLMTarget.render(self, row, history)
+
+    spied = _acreate_spied(monkeypatch)
+    with pytest.raises(AssertionError, match="acreate was called 0 times"):
+        _drives_the_interface(
+            CompletionInDisguise(),
+            spied,
+            ROWS["anthropic/claude-sonnet-5"],
+            scenario("image", "inline", "result"),
+        )
+    assert spied.completions  # it did call litellm.completion
+
+
+def test_the_payload_is_the_interfaces_not_completions(
+    variant: LiteLLMAnthropicMessagesTarget, target: LiteLLMTarget
+) -> None:
+    """Where the two paths differ on the wire, the variant's payload is the interface's: for
+    Anthropic a document URL stays a URL source (passed through; `completion` sends a
+    Files-API id), for an `openai/` model the interface's own Responses translation moves tool
+    images into a user message (`completion`'s bridge keeps them in the output)."""
+    document = scenario("document", "url", "result")
+    row = ROWS["anthropic/claude-sonnet-5"]
+    sent = variant.render(row, document)["messages"][2]["content"][0]["content"][0]["source"]
+    assert sent["type"] == "url"
+    assert (
+        target.render(row, document)["messages"][2]["content"][0]["content"][0]["source"]["type"]
+        == "file"
+    )
+    image = scenario("image", "inline", "result")
+    row = ROWS["openai-responses/gpt-6"]
+    kinds = [(i["type"], i.get("role")) for i in variant.render(row, image)["input"]]
+    assert kinds[-1] == ("message", "user")
+    assert [(i["type"], i.get("role")) for i in target.render(row, image)["input"]][-1] == (
+        "function_call_output",
+        None,
+    )
+
+
+def test_a_document_in_a_tool_result_reaches_openai_as_an_image(
+    variant: LiteLLMAnthropicMessagesTarget,
+) -> None:
+    """What the deviations say of documents in a tool_result (docs/litellm.md
+    #am-documents-as-images), observed: the PDF travels in an `image_url` part."""
+    payload = variant.render(ROWS["openai-chat/gpt-6"], scenario("document", "inline", "result"))
+    user = payload["messages"][-1]
+    assert user["role"] == "user"
+    parts = [p for p in user["content"] if p["type"] != "text"]
+    assert [p["type"] for p in parts] == ["image_url", "image_url"]
+    assert parts[0]["image_url"]["url"].startswith("data:application/pdf;base64,")
+
+
+def test_variant_repro_runs_and_prints_the_payload(
+    variant: LiteLLMAnthropicMessagesTarget, tmp_path: Path
+) -> None:
+    """The Responses row (its images moved to a user message, a declared deviation), shown by
+    a script that needs litellm alone and calls the interface."""
+    row = ROWS["openai-responses/gpt-6"]
+    history = scenario("image", "inline", "result")
+    script = variant.repro(row, history)
+    assert "litellm.anthropic.messages.acreate(" in script
+    assert "litellm.completion(" not in script
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(script)):
+        if isinstance(node, ast.Import):
+            imported.update(a.name.split(".")[0] for a in node.names)
+    assert imported - set(sys.stdlib_module_names) == {"litellm"}
+    path = tmp_path / "repro.py"
+    path.write_text(script, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == "POST /responses"
+    assert json.loads(body) == variant.render(row, history)
+
+
+@pytest.mark.parametrize("variant_name", ["litellm.anthropic-messages", "litellm.responses"])
+def test_variant_reasons_link_upstream_and_notes_exist(variant_name: str) -> None:
+    import re
+
+    anchors = set(re.findall(r'<a id="([^"]+)"', (ROOT / "docs" / "litellm.md").read_text("utf-8")))
+    rules = _yaml(ROOT / "deviations" / f"{variant_name}.reasons.yaml")["rules"]
+    assert rules
+    for rule in rules:
+        assert set(rule["when"]) <= set(When.model_fields), rule
+        assert len(rule["reason"].split()) >= 8, rule
+        re.compile(rule["when"].get("detail", ""))
+        if "link" in rule:
+            assert rule["link"].startswith("https://github.com/BerriAI/litellm/"), rule
+        path, _, anchor = rule["notes"].partition("#")
+        assert path == "docs/litellm.md"
+        assert anchor in anchors, rule
+    data = _yaml(ROOT / "deviations" / f"{variant_name}.yaml")
+    assert data["target"] == variant_name
+    assert data["deviations"]
+
+
+# --- the litellm.responses variant: litellm.aresponses ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def responses() -> LiteLLMResponsesTarget:
+    return LiteLLMResponsesTarget()
+
+
+def test_the_responses_variant_is_an_entry_point_of_litellm(
+    responses: LiteLLMResponsesTarget,
+) -> None:
+    found = resolve_target("litellm.responses")
+    assert isinstance(found, LiteLLMResponsesTarget)
+    assert found.variant_of == "litellm"
+    assert found.version == LiteLLMTarget().version
+    assert found.unavailable is None
+    assert responses.refusal_types == (litellm.exceptions.BadRequestError,)
+    assert set(responses.not_applicable) == {"content:audio", "content:video"}
+    assert "xAI's own Responses api" in (responses.supports(ROWS["xai/grok-4"]) or "")
+    assert responses.supports(ROWS["gemini/gemini-3"]) is None
+
+
+def test_the_history_is_responses_input() -> None:
+    instructions, items = to_responses(
+        [Message(role="system", content="Be brief."), *scenario("image", "inline", "prompt")]
+    )
+    assert instructions == "Be brief."
+    assert [i["type"] for i in items] == [
+        "message",
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+        "message",
+        "message",
+    ]
+    assert items[1] == {
+        "type": "function_call",
+        "call_id": CALL_ID,
+        "name": "get_image",
+        "arguments": "{}",
+    }
+    assert items[5]["role"] == "user"
+    assert items[5]["content"][0]["type"] == "input_image"
+    _, result = to_responses(scenario("image", "inline", "result"))
+    (image,) = result[3]["output"]
+    assert image["type"] == "input_image"
+    assert image["image_url"].startswith("data:image/png;base64,")
+    _, text = to_responses(scenario("text", "inline", "result"))
+    assert text[3]["output"] == TEXT_FIXTURE
+    _, url = to_responses(scenario("document", "url", "result"))
+    assert url[3]["output"][0]["type"] == "input_file"
+    assert url[3]["output"][0]["file_url"].endswith("/report.pdf")
+    assert responses_tools(scenario("text", "inline", "result"))[0]["type"] == "function"
+    assert load_responses(dump_responses(instructions, items)) == (instructions, items)
+    with pytest.raises(NoResponsesForm, match="audio"):
+        to_responses(scenario("audio", "inline", "result"))
+
+
+def _calls_aresponses(
+    target: LiteLLMTarget, spied: _Spied, row: RowRef, history: History
+) -> dict[str, Any]:
+    """Render, then check it went through `litellm.aresponses` with the history's Responses
+    params, never through `litellm.completion`."""
+    payload = target.render(row, history)
+    assert len(spied.calls) == 1, f"aresponses was called {len(spied.calls)} times"
+    (call,) = spied.calls
+    assert (call["instructions"], call["input"]) == to_responses(history)
+    assert call["tools"] == responses_tools(history)
+    assert not spied.completions, "litellm.completion was called"
+    return payload
+
+
+_RESPONSES_PATHS = {
+    "anthropic/claude-sonnet-5": "/v1/messages",
+    "openai-chat/gpt-6": "/chat/completions",
+    "openai-responses/gpt-6": "/responses",
+    "bedrock-converse/nova": "/model/amazon.nova-pro-v1%3A0/converse",
+}
+
+
+@pytest.mark.parametrize("row_id", sorted(_RESPONSES_PATHS))
+def test_the_responses_variant_calls_aresponses_and_reaches_the_provider(
+    responses: LiteLLMResponsesTarget, monkeypatch: pytest.MonkeyPatch, row_id: str
+) -> None:
+    spied = _Spied(monkeypatch, litellm, "aresponses")
+    _calls_aresponses(responses, spied, ROWS[row_id], scenario("image", "inline", "result"))
+    assert spied.paths[0].endswith(_RESPONSES_PATHS[row_id])
+    assert spied.calls[0].get("use_chat_completions_api", False) is (row_id == "openai-chat/gpt-6")
+
+
+def test_a_responses_variant_that_calls_completion_instead_fails_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class CompletionInDisguise(LiteLLMResponsesTarget):
+        def render(self, row: RowRef, history: History) -> Any:
+            return LiteLLMTarget.render(self, row, history)
+
+    spied = _Spied(monkeypatch, litellm, "aresponses")
+    with pytest.raises(AssertionError, match="aresponses was called 0 times"):
+        _calls_aresponses(
+            CompletionInDisguise(),
+            spied,
+            ROWS["gemini/gemini-3"],
+            scenario("image", "inline", "result"),
+        )
+    assert spied.completions
+
+
+def test_a_document_url_stays_a_url_through_the_responses_variant(
+    responses: LiteLLMResponsesTarget, target: LiteLLMTarget
+) -> None:
+    """Where the paths differ on the wire: `input_file.file_url` reaches Anthropic as a URL
+    source (docs/litellm.md#rs-file-url); `completion` with LiteLLM's `file_id` and `format`
+    sends a Files-API id."""
+    document = scenario("document", "url", "result")
+    row = ROWS["anthropic/claude-sonnet-5"]
+    blocks = responses.render(row, document)["messages"][2]["content"][0]["content"]
+    assert blocks[0]["source"]["type"] == "url"
+    sent = target.render(row, document)["messages"][2]["content"][0]["content"][0]["source"]
+    assert sent["type"] == "file"
+
+
+def test_responses_repro_runs_and_prints_the_payload(
+    responses: LiteLLMResponsesTarget, tmp_path: Path
+) -> None:
+    row = ROWS["anthropic/claude-sonnet-5"]
+    history = scenario("text", "inline", "error")  # no error flag in the format: a deviation
+    script = responses.repro(row, history)
+    assert "litellm.aresponses(" in script
+    path = tmp_path / "repro.py"
+    path.write_text(script, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == "POST /v1/messages"
+    printed = json.loads(body)
+    assert printed == responses.render(row, history)
+    assert "is_error" not in printed["messages"][2]["content"][0]
+
+
+@pytest.mark.parametrize("name", ["litellm", "litellm.anthropic-messages", "litellm.responses"])
+def test_a_url_rendered_before_is_fetched_again(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """LiteLLM keeps downloaded URL media for the process, so a URL an earlier render fetched
+    would not be fetched again (the fixture host sees nothing) and a cell would be judged by
+    what ran before it. Every render has download caches of its own
+    (`kit.litellm_fresh_downloads`), and the process's are put back after; without them the
+    second render fetches nothing."""
+    from conformance.targets import recipes
+
+    downloads: Any = importlib.import_module(
+        "litellm.litellm_core_utils.prompt_templates.image_handling"
+    )
+    found = resolve_target(name)
+    history = _served_locally(scenario("image", "url", "result"))
+    row = ROWS["gemini/gemini-3"]  # LiteLLM downloads tool images for Gemini
+    found.render(row, history)
+    cache = downloads.in_memory_cache
+    with fixture_host().watch() as fetches:
+        found.render(row, history)
+    assert sorted(f.path for f in fetches) == [
+        "/conformance/chart-2.png",
+        "/conformance/chart.png",
+    ]
+    assert downloads.in_memory_cache is cache  # the process's cache is back
+    with recipes.litellm_fresh_downloads():
+        assert downloads.in_memory_cache is not cache
+    monkeypatch.setattr(recipes, "litellm_fresh_downloads", contextlib.nullcontext)
+    found.render(row, history)
+    with fixture_host().watch() as fetches:
+        found.render(row, history)
+    assert not fetches  # served from the process's cache: what the fresh caches prevent

@@ -98,6 +98,32 @@ PROPERTY_DEVIATIONS: dict[str, dict[str, str]] = {
         "cross-provider-replay": "its messages carry no provenance to keep "
         "(docs/litellm.md#no-provenance)",
     },
+    "litellm.anthropic-messages": {
+        "total": "generated audio and video have no Anthropic form (docs/litellm.md#am-properties)",
+        "media-exactly-once": "generated audio and video have no Anthropic form "
+        "(docs/litellm.md#am-properties)",
+        "text-identical": "generated audio and video have no Anthropic form; Mistral fuses the "
+        "texts after the tool results (docs/litellm.md#am-properties, #am-mistral-flatten)",
+        "markers-name-their-calls": "content after the tool results is an ordinary user message, "
+        "with no marker (docs/litellm.md#am-no-provenance)",
+        "parallel-calls-in-order": "generated audio and video have no Anthropic form; moved "
+        "media leaves its tool result (docs/litellm.md#am-properties, #hoisting)",
+        "cross-provider-replay": "the Anthropic params carry no provenance to keep "
+        "(docs/litellm.md#am-no-provenance)",
+    },
+    "litellm.responses": {
+        "total": "generated audio and video have no Responses form (docs/litellm.md#rs-properties)",
+        "media-exactly-once": "generated audio and video have no Responses form "
+        "(docs/litellm.md#rs-properties)",
+        "text-identical": "the bridge joins an output's texts into one string "
+        "(docs/litellm.md#rs-properties)",
+        "markers-name-their-calls": "tool-produced content is an ordinary user message, with no "
+        "marker (docs/litellm.md#no-provenance)",
+        "parallel-calls-in-order": "generated audio and video have no Responses form; moved "
+        "media leaves its tool result (docs/litellm.md#rs-properties, #hoisting)",
+        "cross-provider-replay": "the Responses params carry no provenance to keep "
+        "(docs/litellm.md#no-provenance)",
+    },
     "langchain": {
         "media-exactly-once": "langchain-cohere skips standard blocks in user content, and "
         "huggingface/mistral/groq send tool-message blocks unconverted (docs/langchain.md#cohere, "

@@ -20,7 +20,8 @@ and observes what it would send, offline. The pieces every such target needs:
 - `scrub_origins(text)`: text with the fixture host's origin as `ORIGIN_STAND_IN` and the
   loopback ports and recorder channels of URLs replaced, as results files and reports show it.
 - The recipes for sub-layers (`conformance.targets.recipes`): `litellm_offline`,
-  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`.
+  `litellm_media_allowed`, `litellm_fresh_downloads`, `loopback_hosts`, `environment`,
+  `run_async`, `render_script`.
 
 None of these imports a framework or an SDK.
 """
@@ -50,6 +51,7 @@ from conformance.scenarios.host import Fetch, FixtureHost, fixture_host
 from conformance.targets.base import Payload
 from conformance.targets.recipes import (
     environment,
+    litellm_fresh_downloads,
     litellm_media_allowed,
     litellm_offline,
     loopback_hosts,
@@ -70,6 +72,7 @@ __all__ = [
     "environment",
     "exception_snapshot",
     "fixture_host",
+    "litellm_fresh_downloads",
     "litellm_media_allowed",
     "litellm_offline",
     "loopback_hosts",

@@ -42,6 +42,7 @@ from conformance.targets.base import RowRef
 
 __all__ = [
     "environment",
+    "litellm_fresh_downloads",
     "litellm_media_allowed",
     "litellm_offline",
     "loopback_hosts",
@@ -102,17 +103,51 @@ def litellm_offline() -> Any:
 def litellm_media_allowed(litellm: Any, history: History) -> Generator[None]:
     """LiteLLM may download the history's fixture URLs for the block, as it would a public
     URL: their `host:port` joins `litellm.user_url_allowed_hosts`, which is restored after. A
-    release without that setting has no such guard, and nothing is changed."""
-    hosts = loopback_hosts(history)
-    before = getattr(litellm, "user_url_allowed_hosts", None)
-    if not hosts or before is None:
+    release without that setting has no such guard, and nothing is changed. The block also
+    sees LiteLLM's download caches as a new process has them (`litellm_fresh_downloads`)."""
+    with litellm_fresh_downloads():
+        hosts = loopback_hosts(history)
+        before = getattr(litellm, "user_url_allowed_hosts", None)
+        if not hosts or before is None:
+            yield
+            return
+        litellm.user_url_allowed_hosts = [*before, *hosts]
+        try:
+            yield
+        finally:
+            litellm.user_url_allowed_hosts = before
+
+
+_LITELLM_DOWNLOADS = "litellm.litellm_core_utils.prompt_templates.image_handling"
+_LITELLM_DOWNLOAD_CACHES = ("in_memory_cache", "pdf_probe_verdicts")
+"""LiteLLM's process-wide caches of URL media it downloaded (and of its PDF probes), keyed by
+URL, in `image_handling.py`."""
+
+
+@contextmanager
+def litellm_fresh_downloads() -> Generator[None]:
+    """The block sees LiteLLM's download caches empty, as a new process has them, and the
+    process's caches are put back after.
+
+    LiteLLM keeps downloaded URL media by URL for the whole process, so a URL an earlier render
+    (another cell, another target in the run) downloaded is not fetched again and the fixture
+    host records no fetch: the cell would be judged by what ran before it. With caches of its
+    own per render its outcome is the same alone or in any order; what LiteLLM sends is
+    unchanged (the same bytes, downloaded once more). A release without them is left as is."""
+    try:
+        module = importlib.import_module(_LITELLM_DOWNLOADS)
+    except ImportError:
         yield
         return
-    litellm.user_url_allowed_hosts = [*before, *hosts]
+    saved = {n: getattr(module, n) for n in _LITELLM_DOWNLOAD_CACHES if hasattr(module, n)}
+    for name, cache in saved.items():
+        size = getattr(cache, "max_size_in_memory", None)
+        setattr(module, name, type(cache)(max_size_in_memory=size) if size else type(cache)())
     try:
         yield
     finally:
-        litellm.user_url_allowed_hosts = before
+        for name, cache in saved.items():
+            setattr(module, name, cache)
 
 
 _LOOPS = threading.local()

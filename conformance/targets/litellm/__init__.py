@@ -33,8 +33,6 @@ The module imports without LiteLLM; the target then reports itself `unavailable`
 from __future__ import annotations
 
 import copy
-import threading
-import warnings
 from importlib import metadata
 from typing import Any
 
@@ -42,7 +40,7 @@ from conformance.history import (
     History,
 )
 from conformance.targets.base import Payload, RowRef
-from conformance.targets.kit import body_or_raise, environment, litellm_media_allowed
+from conformance.targets.kit import body_or_raise, environment
 from conformance.targets.litellm._messages import (
     dump_messages,
     error_flag_declared,
@@ -51,6 +49,7 @@ from conformance.targets.litellm._messages import (
     to_messages,
     tools_of,
 )
+from conformance.targets.litellm._render import offline_render
 from conformance.targets.litellm._repro import repro_script
 from conformance.targets.litellm._routes import API_KEY as API_KEY
 from conformance.targets.litellm._routes import ENV, ROUTES, completion_kwargs
@@ -69,7 +68,6 @@ __all__ = [
 DISTRIBUTION = "litellm"
 INSTALL_HINT = 'pip install litellm boto3  (or: nox -s "target(litellm)")'
 _SDKS = ("openai", "httpx", "boto3", "botocore")
-_RENDER_LOCK = threading.Lock()
 
 
 # --- the target --------------------------------------------------------------------------------
@@ -135,12 +133,7 @@ class LiteLLMTarget:
             with environment(kwargs.pop(ENV, {})):
                 litellm.completion(messages=copy.deepcopy(messages), **kwargs)
 
-        # LiteLLM imports provider modules lazily, on first use, and some of them warn (pydantic
-        # `ReadOnly` TypedDicts); the suite runs with warnings as errors, LiteLLM users do not.
-        # The fixture host's URLs go on LiteLLM's allow-list for loopback downloads for the
-        # render (`kit.litellm_media_allowed`).
-        with _RENDER_LOCK, warnings.catch_warnings(), litellm_media_allowed(litellm, history):
-            warnings.simplefilter("ignore")
+        with offline_render(litellm, history):
             return body_or_raise(row.api, send)
 
     def repro(self, row: RowRef, history: History) -> str:

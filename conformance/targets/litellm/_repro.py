@@ -22,7 +22,7 @@ from conformance.targets.litellm._routes import ENV, completion_kwargs
 
 _REPRO = """\
 #!/usr/bin/env python3
-{about}\"\"\"The LiteLLM request named above: what `litellm.completion` sends for this history.
+{about}\"\"\"The LiteLLM request named above: what `{entry}` sends for this history.
 
 Needs only `pip install litellm{boto3}`. A stdlib HTTP server on 127.0.0.1 records the
 request and answers 400, so nothing leaves the machine; the request body is printed as JSON.
@@ -40,7 +40,7 @@ import litellm  # noqa: E402
 
 MESSAGES = json.loads({messages!r})
 TOOLS = json.loads({tools!r})
-CALL = json.loads({call!r})  # litellm.completion's other arguments, without the base URL
+CALL = json.loads({call!r})  # {entry}'s other arguments, without the base URL
 MEDIA = {media!r}  # path -> (media type, base64 bytes) served on 127.0.0.1
 BASE_KEY = {base_key!r}
 
@@ -78,12 +78,12 @@ text = json.dumps(MESSAGES).replace("http://conformance.recording.media", origin
 if MEDIA and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
     litellm.user_url_allowed_hosts = [origin.removeprefix("http://")]
 litellm.suppress_debug_info = True
-if BASE_KEY.startswith("$"):  # the base from the environment, e.g. $HF_API_BASE
+{setup}if BASE_KEY.startswith("$"):  # the base from the environment, e.g. $HF_API_BASE
     os.environ[BASE_KEY[1:]] = origin
 else:
     CALL[BASE_KEY] = origin
 try:
-    litellm.completion(messages=json.loads(text), tools=TOOLS, **CALL)
+    {send}
 except Exception as error:  # the 400 answer, or LiteLLM refusing before sending
     if not captured:
         print("raised before sending:", type(error).__module__ + "." + type(error).__name__)
@@ -119,8 +119,31 @@ _URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
 def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> str:
     """The source of a standalone script: this history, sent by `litellm.completion` for the
     row to a stdlib recorder on 127.0.0.1; it prints the request body as indented JSON."""
-    messages, media = _media_stand_ins(to_messages(history, error_flag=error_flag))
     call = completion_kwargs(row, history, "")
+    return script(
+        row,
+        to_messages(history, error_flag=error_flag),
+        call,
+        entry="litellm.completion",
+        send="litellm.completion(messages=json.loads(text), tools=TOOLS, **CALL)",
+    )
+
+
+def script(
+    row: RowRef,
+    messages: list[dict[str, Any]],
+    call: dict[str, Any],
+    *,
+    entry: str,
+    send: str,
+    setup: str = "",
+) -> str:
+    """A reproducer that sends `messages` with `send`, a fixed line of code that reads
+    `json.loads(text)` (the messages, fixture URLs on the script's own server), `TOOLS` and
+    `CALL` (`call` but its base URL and tools, which the script fills in). `setup` is fixed
+    code run before, after LiteLLM is imported."""
+    text, media = _media_stand_ins(messages)
+    call = dict(call)
     base_key = "aws_bedrock_runtime_endpoint" if row.api == "bedrock-converse" else "api_base"
     if ENV in call:
         (variable,) = call.pop(ENV)
@@ -130,10 +153,13 @@ def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> s
     tools = call.pop("tools")
     return _REPRO.format(
         about=comment(f"LiteLLM {row.api} request for {row.id}"),
+        entry=entry,
         boto3=" boto3" if row.api == "bedrock-converse" else "",
-        messages=messages,
+        messages=text,
         tools=json.dumps(tools),
         call=json.dumps(call),
         media=media,
         base_key=base_key,
+        setup=setup,
+        send=send,
     )
