@@ -342,6 +342,10 @@ class SwapsParallelResults(_Mutant):
     name = "mutant-swaps-parallel-results"
 
     def render(self, row: RowRef, history: History) -> Payload:
+        return super().render(row, self.swapped(history))
+
+    @staticmethod
+    def swapped(history: History) -> History:
         out = list(history)
         for index in range(len(out) - 1):
             first, second = out[index], out[index + 1]
@@ -349,7 +353,48 @@ class SwapsParallelResults(_Mutant):
                 out[index] = first.model_copy(update={"content": second.content})
                 out[index + 1] = second.model_copy(update={"content": first.content})
                 break
-        return super().render(row, out)
+        return out
+
+
+class RewritesNamesAndIds(_Mutant):
+    """Sends every tool name and call id in the api's allowed alphabet, as LiteLLM does for
+    Bedrock (`;Ù¶切>ôÑ$D\t` becomes `a_Ù_切_ôÑ_D_`, an id gets a hash suffix): legal, nothing lost.
+    With `swap`, it also gives the first two results of a parallel turn each other's output."""
+
+    name = "mutant-rewrites-names-and-ids"
+    swap = False
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        import hashlib
+        import re
+
+        def clean(value: str) -> str:
+            kept = re.sub(r"[^A-Za-z0-9_-]", "_", value)
+            return f"{kept}_{hashlib.sha256(value.encode()).hexdigest()[:6]}"
+
+        out: History = []
+        for item in history:
+            if isinstance(item, (ToolCall, ToolResult)):
+                item = item.model_copy(
+                    update={"name": clean(item.name), "tool_call_id": clean(item.tool_call_id)}
+                )
+            elif isinstance(item, Message) and item.source is not None:
+                source = item.source.model_copy(
+                    update={
+                        "tool_name": clean(item.source.tool_name),
+                        "tool_call_id": clean(item.source.tool_call_id),
+                    }
+                )
+                item = item.model_copy(update={"source": source})
+            out.append(item)
+        if self.swap:
+            out = SwapsParallelResults.swapped(out)
+        return ReferenceTarget.render(self, row, out)
+
+
+class RewritesAndSwaps(RewritesNamesAndIds):
+    name = "mutant-rewrites-and-swaps"
+    swap = True
 
 
 class UnescapedMarker(_Mutant):

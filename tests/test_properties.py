@@ -341,3 +341,25 @@ def test_leaving_out_an_empty_text_loses_nothing(row: str, history: History) -> 
     PROPERTIES["text-identical"](LeavesOutEmptyText(), _BY_ID[row], blank)
     with pytest.raises(PropertyFailed, match=r"text not sent byte for byte|tool text"):
         PROPERTIES["text-identical"](LeavesOutBlankText(), _BY_ID[row], blank)
+
+
+_HOSTILE_NAMES: History = [
+    Message(role="user", content="go"),
+    ToolCall(tool_call_id="\u2028<Æ5\x00#1", name=";Ù¶切>ôÑ$D\t", arguments={}),
+    ToolCall(tool_call_id="call 2", name="<æ5\n", arguments={}),
+    ToolResult(tool_call_id="\u2028<Æ5\x00#1", name=";Ù¶切>ôÑ$D\t", content=[Text(text="first")]),
+    ToolResult(tool_call_id="call 2", name="<æ5\n", content=[Text(text="second")]),
+]
+
+
+@pytest.mark.parametrize("row", ["bedrock-converse/deepseek", "openai-chat/gpt-6"])
+def test_tool_names_and_ids_rewritten_together_are_still_paired(row: str) -> None:
+    """A framework that rewrites both a tool's name and its call ids (LiteLLM for Bedrock) is
+    paired by order among the renamed calls: its outputs are where they belong. Swapping two
+    outputs on top of the rewrite is still caught."""
+    from mutants import RewritesAndSwaps, RewritesNamesAndIds
+
+    for name in ("text-identical", "parallel-calls-in-order"):
+        PROPERTIES[name](RewritesNamesAndIds(), _BY_ID[row], _HOSTILE_NAMES)
+    with pytest.raises(PropertyFailed, match="in the tool result of"):
+        PROPERTIES["parallel-calls-in-order"](RewritesAndSwaps(), _BY_ID[row], _HOSTILE_NAMES)

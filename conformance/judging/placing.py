@@ -144,17 +144,28 @@ class Context:
 
 def wire_ids(history: History, view: WireView) -> dict[str, str]:
     """Pair history calls with payload calls by name and order, so rewritten ids still match:
-    the n-th call of a tool in the history is the n-th call of that tool in the payload. A
-    history call with no such payload call keeps its own id."""
+    the n-th call of a tool in the history is the n-th call of that tool in the payload.
+
+    A framework may rewrite a tool's name as well as its ids where the api restricts them
+    (Bedrock's tool names are `[a-zA-Z0-9_-]+`: LiteLLM sends `;Ù¶切>ôÑ$D\t` as `a_Ù_切_ôÑ_D_`).
+    The calls of tools the payload has no call of are paired, in order, with the payload's
+    calls of tools the history has no call of. A history call left with no payload call keeps
+    its own id."""
+    calls = [item for item in history if isinstance(item, ToolCall)]
     wire: dict[str, list[str]] = {}
     for call in view.tool_calls:
         wire.setdefault(call.name, []).append(call.call_id)
+    named_here = {call.name for call in calls}
+    renamed = iter([c.call_id for c in view.tool_calls if c.name not in named_here])
     paired: dict[str, str] = {}
     seen: dict[str, int] = {}
-    for call in (item for item in history if isinstance(item, ToolCall)):
+    for call in calls:
+        if call.name not in wire:
+            paired[call.tool_call_id] = next(renamed, call.tool_call_id)
+            continue
         number = seen.get(call.name, 0)
         seen[call.name] = number + 1
-        named = wire.get(call.name, [])
+        named = wire[call.name]
         paired[call.tool_call_id] = named[number] if number < len(named) else call.tool_call_id
     return paired
 
