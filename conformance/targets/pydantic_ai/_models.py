@@ -121,7 +121,7 @@ def _anthropic_vertex(row: RowRef, base: str) -> Any:
     """Claude on Vertex AI as pydantic-ai documents it: `AnthropicProvider` given anthropic's
     `AsyncAnthropicVertex` client, which puts the model in the URL (`:rawPredict`) and the
     version in the body; an access token stands in for Google credentials."""
-    from anthropic import AsyncAnthropicVertex
+    from anthropic.lib.vertex import AsyncAnthropicVertex
     from pydantic_ai.models.anthropic import AnthropicModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
