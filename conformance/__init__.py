@@ -14,7 +14,8 @@ package (pytest does, at every start, for its plugin) costs nothing.
   `Exchange`, `thread_token`, `StrayRequest`, `exception_snapshot`, `scrub_message`,
   `scrub_origins`, the fixture host (`fixture_host()`, `FixtureHost`, `Fetch`,
   `ORIGIN_STAND_IN`), and the recipes for sub-layers: `litellm_offline`,
-  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`.
+  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`,
+  `repro_recorder`, `repro_report`.
 - Results: `load_results` (a results file, validated), `Results`.
 - The generated test: `from conformance.suite import test_conformance`.
 """
@@ -77,6 +78,8 @@ _PUBLIC: dict[str, str] = {
             "payload_of",
             "recorder",
             "render_script",
+            "repro_recorder",
+            "repro_report",
             "run_async",
             "scrub_message",
             "scrub_origins",
@@ -132,6 +135,8 @@ __all__ = [
     "payload_of",
     "recorder",
     "render_script",
+    "repro_recorder",
+    "repro_report",
     "resolve_target",
     "run_async",
     "scrub_message",
@@ -183,6 +188,8 @@ if TYPE_CHECKING:
         payload_of,
         recorder,
         render_script,
+        repro_recorder,
+        repro_report,
         run_async,
         scrub_message,
         scrub_origins,

@@ -54,6 +54,8 @@ PUBLIC = [
     "payload_of",
     "recorder",
     "render_script",
+    "repro_recorder",
+    "repro_report",
     "resolve_target",
     "run_async",
     "scrub_message",

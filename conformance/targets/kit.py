@@ -20,7 +20,8 @@ and observes what it would send, offline. The pieces every such target needs:
 - `scrub_origins(text)`: text with the fixture host's origin as `ORIGIN_STAND_IN` and the
   loopback ports and recorder channels of URLs replaced, as results files and reports show it.
 - The recipes for sub-layers (`conformance.targets.recipes`): `litellm_offline`,
-  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`.
+  `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`,
+  `repro_recorder`, `repro_report`.
 
 None of these imports a framework or an SDK.
 """
@@ -54,6 +55,8 @@ from conformance.targets.recipes import (
     litellm_offline,
     loopback_hosts,
     render_script,
+    repro_recorder,
+    repro_report,
     run_async,
 )
 
@@ -76,6 +79,8 @@ __all__ = [
     "payload_of",
     "recorder",
     "render_script",
+    "repro_recorder",
+    "repro_report",
     "run_async",
     "scrub_message",
     "scrub_origins",
