@@ -138,9 +138,9 @@ class GoogleADKLiteLLMTarget:
             "    litellm.suppress_debug_info = True  # no banner printed per failed call\n"
             f"    kwargs = {route!r}\n"
             '    for key in [k for k, v in kwargs.items() if v == ""]:  # the base URL\n'
-            "        kwargs[key] = origin\n"
+            "        kwargs[key] = ORIGIN\n"
             f"    for name in {environment!r}:  # a base the route reads from the environment\n"
-            "        os.environ[name] = origin\n"
+            "        os.environ[name] = ORIGIN\n"
             '    return LiteLlm(model=kwargs.pop("model"), **kwargs)'
         )
         extra = " litellm" + (" boto3" if row.api == "bedrock-converse" else "")
