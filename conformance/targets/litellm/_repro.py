@@ -3,7 +3,6 @@ and calls `litellm.completion` against a stdlib server on 127.0.0.1, printing th
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from typing import Any
@@ -12,9 +11,9 @@ from urllib.parse import urlsplit
 from conformance.history import (
     History,
 )
-from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.scenarios.fixtures import FIXTURE_TYPES
 from conformance.targets.base import RowRef
-from conformance.targets.kit import comment
+from conformance.targets.kit import comment, repro_recorder, repro_report
 from conformance.targets.litellm._messages import to_messages
 from conformance.targets.litellm._routes import ENV, completion_kwargs
 
@@ -29,11 +28,8 @@ request and answers 400, so nothing leaves the machine; the request body is prin
 URL media is served by this script on 127.0.0.1 too, so a LiteLLM that downloads it does so.
 \"\"\"
 
-import base64
 import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline: bundled cost map
 import litellm  # noqa: E402
@@ -41,79 +37,38 @@ import litellm  # noqa: E402
 MESSAGES = json.loads({messages!r})
 TOOLS = json.loads({tools!r})
 CALL = json.loads({call!r})  # litellm.completion's other arguments, without the base URL
-MEDIA = {media!r}  # path -> (media type, base64 bytes) served on 127.0.0.1
 BASE_KEY = {base_key!r}
 
-captured = []
-
-
-class Handler(BaseHTTPRequestHandler):
-    def do_GET(self):
-        found = MEDIA.get(self.path)
-        body = base64.b64decode(found[1]) if found else b"not found"
-        self.send_response(200 if found else 404)
-        self.send_header("content-type", found[0] if found else "text/plain")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        captured.append((self.path, body))
-        reply = b'{{"error": {{"message": "recorded, not answered", "type": "invalid_request"}}}}'
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, *args):
-        pass
-
-
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-origin = "http://127.0.0.1:%d" % server.server_address[1]
-text = json.dumps(MESSAGES).replace("http://conformance.recording.media", origin)
+{recorder}
+text = json.dumps(MESSAGES).replace({stand_in!r}, ORIGIN)
 if MEDIA and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
-    litellm.user_url_allowed_hosts = [origin.removeprefix("http://")]
+    litellm.user_url_allowed_hosts = [ORIGIN.removeprefix("http://")]
 litellm.suppress_debug_info = True
 if BASE_KEY.startswith("$"):  # the base from the environment, e.g. $HF_API_BASE
-    os.environ[BASE_KEY[1:]] = origin
+    os.environ[BASE_KEY[1:]] = ORIGIN
 else:
-    CALL[BASE_KEY] = origin
-try:
-    litellm.completion(messages=json.loads(text), tools=TOOLS, **CALL)
-except Exception as error:  # the 400 answer, or LiteLLM refusing before sending
-    if not captured:
-        print("raised before sending:", type(error).__module__ + "." + type(error).__name__)
-        print(error)
-if captured:
-    path, body = captured[0]
-    print("POST", path)
-    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
-server.shutdown()
-"""
+    CALL[BASE_KEY] = ORIGIN
+{report}"""
 
 
-def _media_stand_ins(messages: list[dict[str, Any]]) -> tuple[str, dict[str, tuple[str, str]]]:
+def _media_stand_ins(messages: list[dict[str, Any]]) -> tuple[str, list[str]]:
     """The messages as JSON with fixture URLs on a stand-in origin the script replaces by its
-    own server, and the bytes it serves there."""
+    own server's, and the fixtures it serves there."""
 
     text = json.dumps(messages, ensure_ascii=False)
-    media: dict[str, tuple[str, str]] = {}
+    media: list[str] = []
     urls: set[str] = set(_URL.findall(text))
     for url in sorted(urls):
         name = urlsplit(url).path.rsplit("/", 1)[-1]
         if name not in FIXTURE_TYPES:
             continue
-        path = f"/conformance/{name}"
-        media[path] = (FIXTURE_TYPES[name], base64.b64encode(fixture_bytes(name)).decode())
-        text = text.replace(url, "http://conformance.recording.media" + path)
+        media.append(name)
+        text = text.replace(url, f"{_STAND_IN}/conformance/{name}")
     return text, media
 
 
 _URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
+_STAND_IN = "http://conformance.recording.media"
 
 
 def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> str:
@@ -134,6 +89,8 @@ def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> s
         messages=messages,
         tools=json.dumps(tools),
         call=json.dumps(call),
-        media=media,
+        recorder=repro_recorder(media),
+        stand_in=_STAND_IN,
         base_key=base_key,
+        report=repro_report("litellm.completion(messages=json.loads(text), tools=TOOLS, **CALL)"),
     )
