@@ -30,7 +30,7 @@ from typing import Any
 from conformance.history import History
 from conformance.targets import litellm as litellm_target
 from conformance.targets.base import RowRef
-from conformance.targets.kit import litellm_media_allowed
+from conformance.targets.kit import environment, litellm_media_allowed
 from conformance.targets.openai_agents import OpenAIAgentsTarget
 
 __all__ = ["INSTALL_HINT", "OpenAIAgentsLiteLLMTarget", "route"]
@@ -110,10 +110,10 @@ class OpenAIAgentsLiteLLMTarget(OpenAIAgentsTarget):
         return ModelSettings(extra_args=extra) if extra else None
 
     def during(self, row: RowRef, history: History, base: str) -> AbstractContextManager[Any]:
-        _, _, environment = route(row, base)
+        _, _, variables = route(row, base)
         litellm = _import_litellm()
         stack = ExitStack()
-        stack.enter_context(environment(environment))
+        stack.enter_context(environment(variables))
         stack.enter_context(litellm_media_allowed(litellm, history))
         return stack
 
