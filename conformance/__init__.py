@@ -15,7 +15,7 @@ package (pytest does, at every start, for its plugin) costs nothing.
   `scrub_origins`, the fixture host (`fixture_host()`, `FixtureHost`, `Fetch`,
   `ORIGIN_STAND_IN`), and the recipes for sub-layers: `litellm_offline`,
   `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`,
-  `repro_recorder`, `repro_report`.
+  `repro_recorder`, `repro_report`, `fixture_names`.
 - Results: `load_results` (a results file, validated), `Results`.
 - The generated test: `from conformance.suite import test_conformance`.
 """
@@ -72,6 +72,7 @@ _PUBLIC: dict[str, str] = {
             "environment",
             "exception_snapshot",
             "fixture_host",
+            "fixture_names",
             "litellm_media_allowed",
             "litellm_offline",
             "loopback_hosts",
@@ -127,6 +128,7 @@ __all__ = [
     "environment",
     "exception_snapshot",
     "fixture_host",
+    "fixture_names",
     "litellm_media_allowed",
     "litellm_offline",
     "load",
@@ -182,6 +184,7 @@ if TYPE_CHECKING:
         environment,
         exception_snapshot,
         fixture_host,
+        fixture_names,
         litellm_media_allowed,
         litellm_offline,
         loopback_hosts,

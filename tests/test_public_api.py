@@ -46,6 +46,7 @@ PUBLIC = [
     "environment",
     "exception_snapshot",
     "fixture_host",
+    "fixture_names",
     "litellm_media_allowed",
     "litellm_offline",
     "load",

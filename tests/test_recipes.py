@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import conformance
+from conformance.history import Image, ToolResult
 from conformance.scenarios.build import scenario
 from conformance.scenarios.fixtures import ORIGIN_STAND_IN, fixture_bytes, stand_in
 from conformance.targets.base import RowRef
@@ -283,3 +284,21 @@ def test_repro_report_says_what_was_raised_before_sending(
 ) -> None:
     done = _report(tmp_path, "send(refuse=True)", refusal=refusal, unwrap=unwrap)
     assert (done.stdout, done.stderr, done.returncode) == (stdout, stderr, status)
+
+
+def test_fixture_names_are_the_fixtures_the_url_media_name() -> None:
+    history = [*scenario("image", "url", "result"), *scenario("document", "url", "prompt")]
+    assert conformance.fixture_names(history) == [
+        "chart.png",
+        "chart-2.png",
+        "report.pdf",
+        "report-2.pdf",
+    ]
+    assert conformance.fixture_names(scenario("image", "inline", "result")) == []
+    elsewhere = Image(
+        media_type="image/png", url="https://example.org/chart.png", identifier="chart.png"
+    )
+    assert (
+        conformance.fixture_names([ToolResult(tool_call_id="c", name="t", content=[elsewhere])])
+        == []
+    )

@@ -21,7 +21,7 @@ and observes what it would send, offline. The pieces every such target needs:
   loopback ports and recorder channels of URLs replaced, as results files and reports show it.
 - The recipes for sub-layers (`conformance.targets.recipes`): `litellm_offline`,
   `litellm_media_allowed`, `loopback_hosts`, `environment`, `run_async`, `render_script`,
-  `repro_recorder`, `repro_report`.
+  `repro_recorder`, `repro_report`, `fixture_names`.
 
 None of these imports a framework or an SDK.
 """
@@ -51,6 +51,7 @@ from conformance.scenarios.host import Fetch, FixtureHost, fixture_host
 from conformance.targets.base import Payload
 from conformance.targets.recipes import (
     environment,
+    fixture_names,
     litellm_media_allowed,
     litellm_offline,
     loopback_hosts,
@@ -73,6 +74,7 @@ __all__ = [
     "environment",
     "exception_snapshot",
     "fixture_host",
+    "fixture_names",
     "litellm_media_allowed",
     "litellm_offline",
     "loopback_hosts",

@@ -21,7 +21,8 @@ the start. `conformance.targets.kit` re-exports them; `docs/history.md` shows ea
   the framework alone, the source of its stdlib recorder on 127.0.0.1 (it serves the fixture
   media for URL sources and records the api request, answering 400 with `reply`, an error the
   api's SDK raises on rather than retrying) and of its end: the framework's call, then the
-  captured request's path and body as indented JSON, or what was raised before sending.
+  captured request's path and body as indented JSON, or what was raised before sending;
+  `fixture_names(history)`, the fixtures the history's URL media name, for `media`.
 
 None of these imports a framework at import time.
 """
@@ -49,6 +50,7 @@ from conformance.targets.base import RowRef
 
 __all__ = [
     "environment",
+    "fixture_names",
     "litellm_media_allowed",
     "litellm_offline",
     "loopback_hosts",
@@ -92,6 +94,21 @@ def loopback_hosts(history: History) -> list[str]:
             if found is not None and found.hostname == "127.0.0.1" and found.port is not None:
                 hosts.append(f"127.0.0.1:{found.port}")
     return list(dict.fromkeys(hosts))
+
+
+def fixture_names(history: History) -> list[str]:
+    """The fixture file names (`chart.png`) that the history's URL media name by their path,
+    `/conformance/<name>`, once each, in order: what a reproducer serves (`repro_recorder`)."""
+    names: list[str] = []
+    for item in history:
+        content = item.content if isinstance(item, ToolResult | Message) else []
+        for part in content if isinstance(content, list) else []:
+            url = getattr(part, "url", None)
+            path = urlsplit(url).path if isinstance(url, str) else ""
+            name = path.removeprefix("/conformance/")
+            if path.startswith("/conformance/") and name in FIXTURE_TYPES:
+                names.append(name)
+    return list(dict.fromkeys(names))
 
 
 def litellm_offline() -> Any:
