@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 import re
 
-from conformance.history import History, Media, Message, ToolResult
+from conformance.history import History
 from conformance.targets.base import RowRef
-from conformance.targets.kit import repro_recorder, repro_report
+from conformance.targets.kit import fixture_names, repro_recorder, repro_report
 from conformance.targets.llamaindex._messages import dump_messages, to_messages, tool_names
 from conformance.targets.llamaindex._models import MODELS
 
@@ -23,17 +23,6 @@ __all__ = ["repro_script"]
 
 _ORIGIN = "__FIXTURE_ORIGIN__"
 _LOOPBACK_ORIGIN = re.compile(r"http://127\.0\.0\.1:\d+")
-
-
-def _fixtures(history: History) -> list[str]:
-    """The fixture names of the history's URL media, which the script serves."""
-    return [
-        part.identifier
-        for item in history
-        if isinstance(item, Message | ToolResult) and isinstance(item.content, list)
-        for part in item.content
-        if isinstance(part, Media) and part.url is not None
-    ]
 
 
 _TEMPLATE = '''\
@@ -84,7 +73,7 @@ def repro_script(row: RowRef, history: History) -> str:
         api=row.api,
         module=spec.module,
         cls=spec.cls,
-        recorder=repro_recorder(_fixtures(history)),
+        recorder=repro_recorder(fixture_names(history)),
         report=repro_report(
             "llm.chat_with_tools(tools, chat_history=messages)", refusal="one line"
         ),

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import base64
 
-from conformance.history import History, Message, Part, Text, ToolCall, ToolResult
+from conformance.history import History, Part, Text, ToolCall, ToolResult
 from conformance.scenarios.fixtures import (
-    FIXTURE_TYPES,
     ORIGIN_STAND_IN,
     stand_in_text,
 )
 from conformance.targets.base import RowRef
-from conformance.targets.kit import comment, repro_recorder, repro_report
+from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
 from conformance.targets.pydantic_ai._messages import TOOL_DOC, dump_messages, plan, to_messages
 
 __all__ = ["repro_script"]
@@ -228,25 +227,12 @@ def repro_script(row: RowRef, history: History, version: str) -> str:
     steps = plan(history)
     head = history if steps is None else steps.head
     calls = {} if steps is None else steps.calls
-    parts = [
-        p
-        for item in history
-        if isinstance(item, ToolResult | Message) and not isinstance(item.content, str)
-        for p in item.content
-    ]
-    files: list[str] = []
-    for part in parts:
-        if isinstance(part, Text) or part.url is None:
-            continue
-        name = stand_in_text(part.url).removeprefix(ORIGIN_STAND_IN + "/conformance/")
-        if name in FIXTURE_TYPES:
-            files.append(name)
     stored = stand_in_text(dump_messages(to_messages(head)).decode("utf-8"))
     return _REPRO_TEMPLATE.format(
         about=comment(f"Conformance cell {row.id}, pydantic-ai {version}"),
         api=row.api,
         model=row.model,
-        recorder=repro_recorder(files),
+        recorder=repro_recorder(fixture_names(history)),
         report=repro_report(
             "with capture_run_messages():\n"
             "    asyncio.run(agent.run(None, message_history=messages))",
