@@ -4,16 +4,14 @@ and calls `litellm.completion` against a stdlib server on 127.0.0.1, printing th
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from conformance.history import (
     History,
 )
-from conformance.scenarios.fixtures import FIXTURE_TYPES
+from conformance.scenarios.fixtures import ORIGIN_STAND_IN, stand_in_text
 from conformance.targets.base import RowRef
-from conformance.targets.kit import comment, repro_recorder, repro_report
+from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
 from conformance.targets.litellm._messages import to_messages
 from conformance.targets.litellm._routes import ENV, completion_kwargs
 
@@ -51,30 +49,20 @@ else:
 {report}"""
 
 
-def _media_stand_ins(messages: list[dict[str, Any]]) -> tuple[str, list[str]]:
-    """The messages as JSON with fixture URLs on a stand-in origin the script replaces by its
-    own server's, and the fixtures it serves there."""
-
-    text = json.dumps(messages, ensure_ascii=False)
-    media: list[str] = []
-    urls: set[str] = set(_URL.findall(text))
-    for url in sorted(urls):
-        name = urlsplit(url).path.rsplit("/", 1)[-1]
-        if name not in FIXTURE_TYPES:
-            continue
-        media.append(name)
-        text = text.replace(url, f"{_STAND_IN}/conformance/{name}")
-    return text, media
-
-
-_URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
 _STAND_IN = "http://conformance.recording.media"
+
+
+def _on_stand_in(messages: list[dict[str, Any]]) -> str:
+    """The messages as JSON, the fixture host's origin as a stand-in that the script replaces
+    by its own server's."""
+    text = stand_in_text(json.dumps(messages, ensure_ascii=False))
+    return text.replace(ORIGIN_STAND_IN, _STAND_IN)
 
 
 def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> str:
     """The source of a standalone script: this history, sent by `litellm.completion` for the
     row to a stdlib recorder on 127.0.0.1; it prints the request body as indented JSON."""
-    messages, media = _media_stand_ins(to_messages(history, error_flag=error_flag))
+    messages = _on_stand_in(to_messages(history, error_flag=error_flag))
     call = completion_kwargs(row, history, "")
     base_key = "aws_bedrock_runtime_endpoint" if row.api == "bedrock-converse" else "api_base"
     if ENV in call:
@@ -89,7 +77,7 @@ def repro_script(row: RowRef, history: History, *, error_flag: bool = True) -> s
         messages=messages,
         tools=json.dumps(tools),
         call=json.dumps(call),
-        recorder=repro_recorder(media),
+        recorder=repro_recorder(fixture_names(history)),
         stand_in=_STAND_IN,
         base_key=base_key,
         report=repro_report("litellm.completion(messages=json.loads(text), tools=TOOLS, **CALL)"),
