@@ -5,15 +5,13 @@ events and function tools, resumes the invocation with ADK's `Runner` against a 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from conformance.history import History, ToolCall, ToolResult
-from conformance.scenarios.fixtures import FIXTURE_TYPES
+from conformance.scenarios.fixtures import ORIGIN_STAND_IN, stand_in_text
 from conformance.targets.base import RowRef
 from conformance.targets.google_adk._messages import AGENT, APP, INVOCATION, USER, plan, returned
-from conformance.targets.kit import repro_recorder, repro_report
+from conformance.targets.kit import fixture_names, repro_recorder, repro_report
 
 _STAND_IN = "http://conformance.recording.media"
 
@@ -115,20 +113,9 @@ def _spec(value: Any) -> dict[str, Any]:
     return {"dict": value}
 
 
-_URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
-
-
-def _stand_ins(text: str, media: list[str]) -> str:
-    """Fixture URLs on a stand-in origin the script replaces by its own server's; the fixtures
-    it serves there join `media`."""
-    urls: set[str] = set(_URL.findall(text))
-    for url in sorted(urls):
-        name = urlsplit(url).path.rsplit("/", 1)[-1]
-        if name not in FIXTURE_TYPES:
-            continue
-        media.append(name)
-        text = text.replace(url, f"{_STAND_IN}/conformance/{name}")
-    return text
+def _on_stand_in(text: str) -> str:
+    """The fixture host's origin as a stand-in that the script replaces by its own server's."""
+    return stand_in_text(text).replace(ORIGIN_STAND_IN, _STAND_IN)
 
 
 _REPLY = {"error": {"code": 400, "message": "recorded", "status": "INVALID_ARGUMENT"}}
@@ -142,11 +129,8 @@ def repro_script(
     row's model (`model_code`, the body of a function that may read `ORIGIN` and `MODEL`)
     against a stdlib recorder on 127.0.0.1; it prints the request body as indented JSON."""
     found = plan(history)
-    media: list[str] = []
-    events = [_stand_ins(e.model_dump_json(exclude_none=True), media) for e in found.events]
-    returns = _stand_ins(
-        json.dumps({k: _spec(returned(v)) for k, v in found.pending.items()}), media
-    )
+    events = [_on_stand_in(e.model_dump_json(exclude_none=True)) for e in found.events]
+    returns = _on_stand_in(json.dumps({k: _spec(returned(v)) for k, v in found.pending.items()}))
     tools = list(dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult)))
     return _REPRO.format(
         version=version,
@@ -157,7 +141,7 @@ def repro_script(
         returns=returns,
         tools=tools,
         model=row.model,
-        recorder=repro_recorder(media, _REPLY),
+        recorder=repro_recorder(fixture_names(history), _REPLY),
         report=repro_report("asyncio.run(main())"),
         model_code=model_code,
         agent=AGENT,
