@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
@@ -39,6 +38,7 @@ from conformance.targets.google_adk import (
     installed,
     missing_adk,
 )
+from conformance.targets.kit import environment
 from conformance.targets.kit import litellm_media_allowed as _allowed
 from conformance.targets.kit import litellm_offline as import_litellm
 from conformance.targets.litellm._routes import ENV, ROUTES
@@ -80,17 +80,8 @@ def _around(row: RowRef, history: History, base: str) -> Generator[None]:
     """The route's environment (Hugging Face's `HF_API_BASE`) and LiteLLM's download allowlist
     for the fixture host, set for the run and restored after it."""
     values: dict[str, str] = ROUTES[row.api](row, base).get(ENV, {})
-    before = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        with _allowed(import_litellm(), history):
-            yield
-    finally:
-        for key, value in before.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    with environment(values), _allowed(import_litellm(), history):
+        yield
 
 
 class GoogleADKLiteLLMTarget:
@@ -138,9 +129,9 @@ class GoogleADKLiteLLMTarget:
             "    litellm.suppress_debug_info = True  # no banner printed per failed call\n"
             f"    kwargs = {route!r}\n"
             '    for key in [k for k, v in kwargs.items() if v == ""]:  # the base URL\n'
-            "        kwargs[key] = origin\n"
+            "        kwargs[key] = ORIGIN\n"
             f"    for name in {environment!r}:  # a base the route reads from the environment\n"
-            "        os.environ[name] = origin\n"
+            "        os.environ[name] = ORIGIN\n"
             '    return LiteLlm(model=kwargs.pop("model"), **kwargs)'
         )
         extra = " litellm" + (" boto3" if row.api == "bedrock-converse" else "")

@@ -21,7 +21,7 @@ and observes what it would send, offline. The pieces every such target needs:
   loopback ports and recorder channels of URLs replaced, as results files and reports show it.
 - The recipes for sub-layers (`conformance.targets.recipes`): `litellm_offline`,
   `litellm_media_allowed`, `litellm_fresh_downloads`, `loopback_hosts`, `environment`,
-  `run_async`, `render_script`.
+  `run_async`, `render_script`, `repro_recorder`, `repro_report`, `fixture_names`.
 
 None of these imports a framework or an SDK.
 """
@@ -51,11 +51,14 @@ from conformance.scenarios.host import Fetch, FixtureHost, fixture_host
 from conformance.targets.base import Payload
 from conformance.targets.recipes import (
     environment,
+    fixture_names,
     litellm_fresh_downloads,
     litellm_media_allowed,
     litellm_offline,
     loopback_hosts,
     render_script,
+    repro_recorder,
+    repro_report,
     run_async,
 )
 
@@ -72,6 +75,7 @@ __all__ = [
     "environment",
     "exception_snapshot",
     "fixture_host",
+    "fixture_names",
     "litellm_fresh_downloads",
     "litellm_media_allowed",
     "litellm_offline",
@@ -79,6 +83,8 @@ __all__ = [
     "payload_of",
     "recorder",
     "render_script",
+    "repro_recorder",
+    "repro_report",
     "run_async",
     "scrub_message",
     "scrub_origins",

@@ -17,6 +17,12 @@ the start. `conformance.targets.kit` re-exports them; `docs/history.md` shows ea
 - `render_script(row, history, target)`: the source of a reproducer that renders one cell with
   the target and prints the request body; a target's `repro` can return it until it has one
   that needs the framework alone.
+- `repro_recorder(media, reply=...)` and `repro_report(call, ...)`: for a reproducer that needs
+  the framework alone, the source of its stdlib recorder on 127.0.0.1 (it serves the fixture
+  media for URL sources and records the api request, answering 400 with `reply`, an error the
+  api's SDK raises on rather than retrying) and of its end: the framework's call, then the
+  captured request's path and body as indented JSON, or what was raised before sending;
+  `fixture_names(history)`, the fixtures the history's URL media name, for `media`.
 
 None of these imports a framework at import time.
 """
@@ -24,29 +30,34 @@ None of these imports a framework at import time.
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib
 import json
 import logging
 import os
+import textwrap
 import threading
 import warnings
-from collections.abc import Awaitable, Callable, Generator, Mapping
+from collections.abc import Awaitable, Callable, Generator, Iterable, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from conformance.history import History, Message, ToolResult, dump
-from conformance.scenarios.fixtures import stand_in_text
+from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes, stand_in_text
 from conformance.targets.base import RowRef
 
 __all__ = [
     "environment",
+    "fixture_names",
     "litellm_fresh_downloads",
     "litellm_media_allowed",
     "litellm_offline",
     "loopback_hosts",
     "render_script",
+    "repro_recorder",
+    "repro_report",
     "run_async",
 ]
 
@@ -84,6 +95,21 @@ def loopback_hosts(history: History) -> list[str]:
             if found is not None and found.hostname == "127.0.0.1" and found.port is not None:
                 hosts.append(f"127.0.0.1:{found.port}")
     return list(dict.fromkeys(hosts))
+
+
+def fixture_names(history: History) -> list[str]:
+    """The fixture file names (`chart.png`) that the history's URL media name by their path,
+    `/conformance/<name>`, once each, in order: what a reproducer serves (`repro_recorder`)."""
+    names: list[str] = []
+    for item in history:
+        content = item.content if isinstance(item, ToolResult | Message) else []
+        for part in content if isinstance(content, list) else []:
+            url = getattr(part, "url", None)
+            path = urlsplit(url).path if isinstance(url, str) else ""
+            name = path.removeprefix("/conformance/")
+            if path.startswith("/conformance/") and name in FIXTURE_TYPES:
+                names.append(name)
+    return list(dict.fromkeys(names))
 
 
 def litellm_offline() -> Any:
@@ -227,4 +253,135 @@ def render_script(row: RowRef, history: History, target: str) -> str:
         target=target,
         row=json.dumps(asdict(row)),
         history=stand_in_text(dump(history).decode("utf-8")),
+    )
+
+
+# --- the pieces of a standalone reproducer ------------------------------------------------------
+
+RECORDED: Mapping[str, Any] = {
+    "error": {"message": "recorded, not answered", "type": "invalid_request_error"}
+}
+"""`repro_recorder`'s default answer: the error body OpenAI-style SDKs (and Anthropic's,
+Mistral's, LiteLLM's) raise on for a 400, with no retry."""
+
+_RECORDER = """\
+# A recorder on 127.0.0.1 (nothing leaves the machine): it serves the media of URL sources
+# (GET) and records each api request (POST), answering 400 so that the SDK raises at once.
+import base64
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+# path -> (media type, base64 bytes)
+MEDIA = {media}
+REPLY = {reply!r}
+CAPTURED = []  # (path, body) of each api request
+
+
+class Recorder(BaseHTTPRequestHandler):
+    def do_GET(self):  # the media, for URL sources
+        found = MEDIA.get(self.path.split("?", 1)[0])
+        body = base64.b64decode(found[1]) if found else b"not found"
+        self.answer(200 if found else 404, found[0] if found else "text/plain", body)
+
+    def do_POST(self):  # the api: record, answer 400
+        body = self.rfile.read(int(self.headers.get("content-length") or 0))
+        CAPTURED.append((self.path, body))
+        self.answer(400, "application/json", REPLY)
+
+    def answer(self, status, media_type, body):
+        self.send_response(status)
+        self.send_header("content-type", media_type)
+        self.send_header("content-length", str(len(body)))
+        self.send_header("connection", "close")
+        self.close_connection = True
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+server.daemon_threads = True
+threading.Thread(target=server.serve_forever, daemon=True).start()
+ORIGIN = "http://127.0.0.1:%d" % server.server_address[1]
+"""
+
+
+def repro_recorder(media: Iterable[str] = (), reply: Mapping[str, Any] = RECORDED) -> str:
+    """The source of a reproducer's recorder, standard library only: a threaded HTTP server on
+    127.0.0.1, started when the block runs, whose origin is `ORIGIN`. A GET of
+    `/conformance/<name>` answers the fixture `name` of `media` (fixture file names, e.g.
+    `chart.png`; none for a script without URL media), anything else 404; a POST is appended
+    to `CAPTURED` as `(path, body bytes)` and answered 400 with `reply` as JSON. The block
+    imports what it and `repro_report` use (`base64`, `json`, `threading`). The script points
+    the framework's client at `ORIGIN` (with a path prefix where it likes) and its URLs at
+    `ORIGIN + "/conformance/<name>"`, and ends with `repro_report`. `ValueError` for a name
+    that is not a fixture."""
+    served: dict[str, tuple[str, str]] = {}
+    for name in media:
+        if name not in FIXTURE_TYPES:
+            raise ValueError(f"{name!r} is not a fixture file: one of {sorted(FIXTURE_TYPES)}")
+        data = base64.b64encode(fixture_bytes(name)).decode("ascii")
+        served[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
+    return _RECORDER.format(
+        media="{"
+        + "".join(f"\n    {path!r}: {entry!r}," for path, entry in served.items())
+        + ("\n}" if served else "}"),
+        reply=json.dumps(dict(reply)).encode(),
+    )
+
+
+_REFUSALS = {
+    "one line": (
+        'else:\n    print("nothing sent; raised %s: %s" % (type(raised).__name__, raised))\n'
+    ),
+    "two lines": (
+        "elif raised is not None:\n"
+        '    kind = type(raised).__module__ + "." + type(raised).__name__\n'
+        '    print("raised before sending:", kind)\n'
+        "    print(raised)\n"
+    ),
+    "exit": (
+        'else:\n    raise SystemExit(f"raised before sending: {type(raised).__name__}: {raised}")\n'
+    ),
+}
+
+
+def repro_report(
+    call: str,
+    *,
+    refusal: Literal["one line", "two lines", "exit"] = "two lines",
+    path_line: bool = True,
+    unwrap: str | None = None,
+    payload: str | None = None,
+    stand_in: str | None = None,
+) -> str:
+    """The source of a reproducer's end, after `repro_recorder`: `call` (statements that make
+    the framework send, as the script's top level), what it raises kept in `raised` (its
+    attribute `unwrap` where the framework wraps the error), the recorder stopped, then the
+    first captured request: `POST <path>` (unless not `path_line`) and its body as indented
+    JSON (through the script's function named `payload`, `(path, body) -> payload`, where it
+    has one; the text with `ORIGIN` as `stand_in` where given, the URLs as the suite's
+    snapshots store them). Nothing captured, what was raised before sending: `one line`
+    (`nothing sent; raised Type: message`), `two lines` (`raised before sending:
+    module.Type`, then the message) or `exit` (the one line on stderr, exit status 1)."""
+    kept = f"getattr(error, {unwrap!r}, error)" if unwrap else "error"
+    body = f"{payload}(path, json.loads(body))" if payload else "json.loads(body)"
+    printed = f"json.dumps({body}, indent=2, ensure_ascii=False)"
+    if stand_in is not None:
+        printed += f".replace(ORIGIN, {stand_in!r})"
+    return (
+        "raised = None\n"
+        "try:\n"
+        f"{textwrap.indent(call.strip(), '    ')}\n"
+        "except Exception as error:  # the 400 answer, or a refusal before sending\n"
+        f"    raised = {kept}\n"
+        "server.shutdown()\n"
+        "if CAPTURED:\n"
+        "    path, body = CAPTURED[0]\n"
+        + ('    print("POST", path)\n' if path_line else "")
+        + f"    print({printed})\n"
+        + _REFUSALS[refusal]
     )

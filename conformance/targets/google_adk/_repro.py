@@ -4,16 +4,14 @@ events and function tools, resumes the invocation with ADK's `Runner` against a 
 
 from __future__ import annotations
 
-import base64
 import json
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from conformance.history import History, ToolCall, ToolResult
-from conformance.scenarios.fixtures import FIXTURE_TYPES, fixture_bytes
+from conformance.scenarios.fixtures import ORIGIN_STAND_IN, stand_in_text
 from conformance.targets.base import RowRef
 from conformance.targets.google_adk._messages import AGENT, APP, INVOCATION, USER, plan, returned
+from conformance.targets.kit import fixture_names, repro_recorder, repro_report
 
 _STAND_IN = "http://conformance.recording.media"
 
@@ -29,12 +27,9 @@ URL media is served by this script on 127.0.0.1 too.
 \"\"\"
 
 import asyncio
-import base64
 import json
 import logging
-import threading
 import warnings
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from google.adk.agents import LlmAgent
 from google.adk.apps import App, ResumabilityConfig
@@ -51,38 +46,8 @@ EVENTS = {events!r}  # the session's events as ADK's pydantic models dump them
 RETURNS = json.loads({returns!r})  # call id -> what its tool returns
 TOOLS = {tools!r}
 MODEL = {model!r}
-MEDIA = {media!r}  # path -> (media type, base64 bytes) served on 127.0.0.1
 
-captured = []
-
-
-class Handler(BaseHTTPRequestHandler):
-    def do_GET(self):
-        found = MEDIA.get(self.path)
-        body = base64.b64decode(found[1]) if found else b"not found"
-        self.send_response(200 if found else 404)
-        self.send_header("content-type", found[0] if found else "text/plain")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        captured.append((self.path, body))
-        reply = b'{{"error": {{"code": 400, "message": "recorded", "status": "INVALID_ARGUMENT"}}}}'
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, *args):
-        pass
-
-
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-origin = "http://127.0.0.1:%d" % server.server_address[1]
+{recorder}
 
 
 def value(spec):
@@ -118,32 +83,21 @@ async def main():
     runner = Runner(app=app, session_service=service)
     session = await service.create_session(app_name={app!r}, user_id={user!r})
     for stored in EVENTS:
-        event = Event.model_validate_json(stored.replace({stand_in!r}, origin))
+        event = Event.model_validate_json(stored.replace({stand_in!r}, ORIGIN))
         await service.append_event(session, event)
-    try:
-        async for _ in runner.run_async(
-            user_id={user!r}, session_id=session.id, invocation_id={invocation!r}
-        ):
-            pass
-    except Exception as error:  # the 400 answer, or ADK refusing before sending
-        if not captured:
-            print("raised before sending:", type(error).__module__ + "." + type(error).__name__)
-            print(error)
+    async for _ in runner.run_async(
+        user_id={user!r}, session_id=session.id, invocation_id={invocation!r}
+    ):
+        pass
 
 
-RETURNS = json.loads(json.dumps(RETURNS).replace({stand_in!r}, origin))
-asyncio.run(main())
-if captured:
-    path, body = captured[0]
-    print("POST", path)
-    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
-server.shutdown()
-"""
+RETURNS = json.loads(json.dumps(RETURNS).replace({stand_in!r}, ORIGIN))
+{report}"""
 
 _GEMINI = """\
     from google.adk.models import Gemini
 
-    return Gemini(model=MODEL, base_url=origin, client_kwargs={"api_key": "not-a-key"})"""
+    return Gemini(model=MODEL, base_url=ORIGIN, client_kwargs={"api_key": "not-a-key"})"""
 
 
 def _spec(value: Any) -> dict[str, Any]:
@@ -159,34 +113,24 @@ def _spec(value: Any) -> dict[str, Any]:
     return {"dict": value}
 
 
-_URL = re.compile(r"https?://[^\"\s]+/conformance/[\w.-]+")
+def _on_stand_in(text: str) -> str:
+    """The fixture host's origin as a stand-in that the script replaces by its own server's."""
+    return stand_in_text(text).replace(ORIGIN_STAND_IN, _STAND_IN)
 
 
-def _stand_ins(text: str, media: dict[str, tuple[str, str]]) -> str:
-    """Fixture URLs on a stand-in origin the script replaces by its own server's."""
-    urls: set[str] = set(_URL.findall(text))
-    for url in sorted(urls):
-        name = urlsplit(url).path.rsplit("/", 1)[-1]
-        if name not in FIXTURE_TYPES:
-            continue
-        path = f"/conformance/{name}"
-        media[path] = (FIXTURE_TYPES[name], base64.b64encode(fixture_bytes(name)).decode())
-        text = text.replace(url, _STAND_IN + path)
-    return text
+_REPLY = {"error": {"code": 400, "message": "recorded", "status": "INVALID_ARGUMENT"}}
+"""The error google-genai raises on (`errors.ClientError`), as the Gemini api answers."""
 
 
 def repro_script(
     row: RowRef, history: History, version: str, *, model_code: str = _GEMINI, extra: str = ""
 ) -> str:
     """The source of a standalone script: this history, resumed by ADK's `Runner` with the
-    row's model (`model_code`, the body of a function that may read `origin` and `MODEL`)
+    row's model (`model_code`, the body of a function that may read `ORIGIN` and `MODEL`)
     against a stdlib recorder on 127.0.0.1; it prints the request body as indented JSON."""
     found = plan(history)
-    media: dict[str, tuple[str, str]] = {}
-    events = [_stand_ins(e.model_dump_json(exclude_none=True), media) for e in found.events]
-    returns = _stand_ins(
-        json.dumps({k: _spec(returned(v)) for k, v in found.pending.items()}), media
-    )
+    events = [_on_stand_in(e.model_dump_json(exclude_none=True)) for e in found.events]
+    returns = _on_stand_in(json.dumps({k: _spec(returned(v)) for k, v in found.pending.items()}))
     tools = list(dict.fromkeys(i.name for i in history if isinstance(i, ToolCall | ToolResult)))
     return _REPRO.format(
         version=version,
@@ -197,7 +141,8 @@ def repro_script(
         returns=returns,
         tools=tools,
         model=row.model,
-        media=media,
+        recorder=repro_recorder(fixture_names(history), _REPLY),
+        report=repro_report("asyncio.run(main())"),
         model_code=model_code,
         agent=AGENT,
         app=APP,

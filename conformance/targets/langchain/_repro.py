@@ -9,14 +9,12 @@ what LangChain raised before sending. URL media is served by the script itself o
 
 from __future__ import annotations
 
-import base64
 import pprint
 from typing import Any, cast
 
-from conformance.history import History, Media
-from conformance.scenarios.fixtures import fixture_bytes
+from conformance.history import History
 from conformance.targets.base import RowRef
-from conformance.targets.kit import comment
+from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
 from conformance.targets.langchain._messages import to_block, tool_names
 from conformance.targets.langchain._models import MODELS
 
@@ -46,7 +44,7 @@ class _FixtureUrl(str):
     __slots__ = ()
 
     def __repr__(self) -> str:
-        return f"FIXTURE_ORIGIN + {'/conformance/' + str(self)!r}"
+        return f"ORIGIN + {'/conformance/' + str(self)!r}"
 
 
 def _urls(value: Any) -> Any:
@@ -102,19 +100,6 @@ def _message_lines(history: History) -> list[str]:
     return lines
 
 
-def _fixtures(history: History) -> dict[str, tuple[str, str]]:
-    from conformance.history import Message, ToolResult
-
-    found: dict[str, tuple[str, str]] = {}
-    for item in history:
-        parts = item.content if isinstance(item, Message | ToolResult) else []
-        for part in parts if isinstance(parts, list) else []:
-            if isinstance(part, Media) and part.url is not None:
-                data = base64.b64encode(fixture_bytes(part.identifier)).decode("ascii")
-                found[part.identifier] = (part.media_type, data)
-    return found
-
-
 _TEMPLATE = '''\
 {about}"""Reproducer of the cell named above.
 
@@ -123,51 +108,12 @@ request goes to a local server on 127.0.0.1 that records it and answers 400.
 Needs: pip install {distributions}
 """
 
-import base64
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import StructuredTool
 {model_import}
 
-FIXTURES = {fixtures}
-CAPTURED = []
-
-
-class Handler(BaseHTTPRequestHandler):
-    def do_GET(self):  # the fixture media, for URL sources
-        name = self.path.rsplit("/", 1)[-1]
-        if name not in FIXTURES:
-            self.send_error(404)
-            return
-        media_type, data = FIXTURES[name]
-        body = base64.b64decode(data)
-        self.send_response(200)
-        self.send_header("content-type", media_type)
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_POST(self):  # the provider api: record, answer 400
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        CAPTURED.append((self.path, body))
-        reply = json.dumps({{"error": {{"message": "recorded", "type": "invalid_request_error"}}}})
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply.encode())
-
-    def log_message(self, *args):
-        pass
-
-
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-FIXTURE_ORIGIN = "http://127.0.0.1:%d" % server.server_address[1]
-BASE = FIXTURE_ORIGIN + "/api"
+{recorder}
+BASE = ORIGIN + "/api"
 
 
 def tool():
@@ -183,19 +129,7 @@ messages = [
 ]
 
 model = {model}
-raised = None
-try:
-    model.bind_tools(tools).invoke(messages)
-except Exception as error:  # the 400 answer, or a refusal before sending
-    raised = error
-server.shutdown()
-if CAPTURED:
-    path, body = CAPTURED[0]
-    print("POST", path)
-    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
-else:
-    print("nothing sent; raised %s: %s" % (type(raised).__name__, raised))
-'''
+{report}'''
 
 
 def repro_script(row: RowRef, history: History) -> str:
@@ -207,7 +141,8 @@ def repro_script(row: RowRef, history: History) -> str:
         framework=spec.distribution,
         distributions=f"langchain-core {spec.distribution}",
         model_import=spec.imports,
-        fixtures=pprint.pformat(_fixtures(history), width=96),
+        recorder=repro_recorder(fixture_names(history)),
+        report=repro_report("model.bind_tools(tools).invoke(messages)", refusal="one line"),
         tools=repr(tool_names(history)),
         messages=messages,
         model=spec.source.format(model=row.model),

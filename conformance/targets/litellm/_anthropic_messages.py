@@ -170,6 +170,7 @@ class LiteLLMAnthropicMessagesTarget(LiteLLMTarget):
         switch = f"litellm.{CHAT_SWITCH} = {row.api == 'openai-chat'!r}\n"
         return script(
             row,
+            history,
             messages,
             call,
             entry="litellm.anthropic.messages.acreate",

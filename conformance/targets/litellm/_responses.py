@@ -135,6 +135,7 @@ class LiteLLMResponsesTarget(LiteLLMTarget):
         call = {**responses_kwargs(row, history, ""), "instructions": instructions}
         return script(
             row,
+            history,
             items,
             call,
             entry="litellm.aresponses",

@@ -12,7 +12,6 @@ snapshot or attached to an upstream issue.
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 from typing import Any
@@ -21,10 +20,10 @@ from conformance.history import History
 from conformance.scenarios.fixtures import (
     FIXTURE_TYPES,
     ORIGIN_STAND_IN,
-    fixture_bytes,
     stand_in_text,
 )
 from conformance.targets.base import RowRef
+from conformance.targets.kit import repro_recorder, repro_report
 from conformance.targets.openai_agents._items import plan, to_input_items, tool_names, tool_output
 from conformance.targets.openai_agents._run import TOOL_DOC
 
@@ -45,10 +44,7 @@ served by this script on 127.0.0.1 too. Needs only `pip install {install}`.
 """
 
 import asyncio
-import base64
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from agents import (
@@ -70,60 +66,20 @@ from openai.types.responses import ResponseFunctionToolCall
 
 MODEL = {model!r}
 KEY = "repro-not-a-key"
-FILES = {files!r}
-"""URL media: path -> (media type, base64 bytes), served below."""
 INPUT = {items!r}
 """The run's input items (JSON); `{stand_in}` is this script's file server."""
 CALLS = {calls!r}
 """The last turn's calls, in call order: what each tool returns, or the text it fails with."""
 TOOLS = {names!r}
 
-captured = []
-
-
-class Recorder(BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        captured.append((self.path, body))
-        reply = json.dumps({{"error": {{"message": "recorded, not answered"}}}}).encode()
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, *args):
-        pass
-
-
-class Files(BaseHTTPRequestHandler):
-    def do_GET(self):
-        media_type, data = FILES.get(self.path, ("text/plain", ""))
-        body = base64.b64decode(data)
-        self.send_response(200 if self.path in FILES else 404)
-        self.send_header("content-type", media_type)
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-def serve(handler):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return "http://127.0.0.1:%d" % server.server_address[1]
-
-
-BASE = serve(Recorder)
-FILES_ORIGIN = serve(Files)
+{recorder}
+BASE = ORIGIN
 OUTPUTS = {{"text": ToolOutputText, "image": ToolOutputImage, "file": ToolOutputFileContent}}
 
 
 def local(value):
     """The value with the stand-in origin replaced by this script's file server."""
-    return json.loads(json.dumps(value).replace({stand_in!r}, FILES_ORIGIN))
+    return json.loads(json.dumps(value).replace({stand_in!r}, ORIGIN))
 
 
 def output(value):
@@ -187,16 +143,8 @@ tools = [
     for name in TOOLS
 ]
 agent = Agent(name="assistant", model=model, tools=tools, model_settings=settings)
-try:
-    asyncio.run(Runner.run(agent, input=local(INPUT), run_config=RunConfig(tracing_disabled=True)))
-except Exception as error:
-    if not captured:
-        raise SystemExit(f"raised before sending: {{type(error).__name__}}: {{error}}")
-path, body = captured[0]
-# URLs of this script's file server as the suite's snapshots store them
-printed = json.dumps(json.loads(body), indent=2, ensure_ascii=False)
-print(printed.replace(FILES_ORIGIN, {stand_in!r}))
-'''
+# URLs of this script's server printed as the suite's snapshots store them
+{report}'''
 
 _OPENAI_MODEL = """\
 from openai import AsyncOpenAI
@@ -214,8 +162,8 @@ import litellm
 from agents.extensions.models.litellm_model import LitellmModel
 
 litellm.suppress_debug_info = True
-if FILES and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
-    litellm.user_url_allowed_hosts = [FILES_ORIGIN.removeprefix("http://")]
+if MEDIA and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
+    litellm.user_url_allowed_hosts = [ORIGIN.removeprefix("http://")]
 ARGUMENTS, EXTRA, ENVIRONMENT = json.loads({route!r}.replace("{base_stand_in}", BASE))
 os.environ.update(ENVIRONMENT)
 real = LitellmModel(**ARGUMENTS)
@@ -265,11 +213,7 @@ def repro_script(row: RowRef, history: History, version: str, *, litellm: bool =
         }
     items = json.loads(stand_in_text(json.dumps(to_input_items(head), ensure_ascii=False)))
     calls = json.loads(stand_in_text(json.dumps(calls, ensure_ascii=False)))
-    files: dict[str, tuple[str, str]] = {}
-    for name in _FIXTURE_URL.findall(json.dumps([items, calls])):
-        if name in FIXTURE_TYPES:
-            data = base64.b64encode(fixture_bytes(name)).decode("ascii")
-            files[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
+    files = [n for n in _FIXTURE_URL.findall(json.dumps([items, calls])) if n in FIXTURE_TYPES]
     model_block, model_class = _model_block(row, litellm)
     return _TEMPLATE.format(
         cell=row.id,
@@ -280,7 +224,14 @@ def repro_script(row: RowRef, history: History, version: str, *, litellm: bool =
         if litellm
         else "openai-agents",
         model=row.model,
-        files=files,
+        recorder=repro_recorder(files),
+        report=repro_report(
+            "config = RunConfig(tracing_disabled=True)\n"
+            "asyncio.run(Runner.run(agent, input=local(INPUT), run_config=config))",
+            refusal="exit",
+            path_line=False,
+            stand_in=ORIGIN_STAND_IN,
+        ),
         items=items,
         calls=calls,
         names=tool_names(history),

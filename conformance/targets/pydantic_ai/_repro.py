@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import base64
 
-from conformance.history import History, Message, Part, Text, ToolCall, ToolResult
+from conformance.history import History, Part, Text, ToolCall, ToolResult
 from conformance.scenarios.fixtures import (
-    FIXTURE_TYPES,
     ORIGIN_STAND_IN,
-    fixture_bytes,
     stand_in_text,
 )
 from conformance.targets.base import RowRef
-from conformance.targets.kit import comment
+from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
 from conformance.targets.pydantic_ai._messages import TOOL_DOC, dump_messages, plan, to_messages
 
 __all__ = ["repro_script"]
@@ -124,8 +122,6 @@ served by this script on 127.0.0.1 too. Run it with pydantic-ai-slim and the api
 import asyncio
 import base64
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote
 
 from typing import Any
@@ -144,53 +140,13 @@ from pydantic_ai.messages import (
 API = {api!r}
 MODEL = {model!r}
 KEY = "repro-not-a-key"
-FILES = {files!r}
-"""URL media: path -> (media type, base64 bytes), served below."""
 HISTORY = {history!r}
 """The stored messages (pydantic-ai's own JSON); `{stand_in}` is this script's file server."""
 CALLS = {calls!r}
 """The pending tool calls of the last turn: what each tool returns, or the text it fails with."""
 
-captured = []
-
-
-class Recorder(BaseHTTPRequestHandler):
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        captured.append((self.path, body))
-        reply = json.dumps({{"error": {{"message": "recorded, not answered"}}}}).encode()
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, *args):
-        pass
-
-
-class Files(BaseHTTPRequestHandler):
-    def do_GET(self):
-        media_type, data = FILES.get(self.path, ("text/plain", ""))
-        body = base64.b64decode(data)
-        self.send_response(200 if self.path in FILES else 404)
-        self.send_header("content-type", media_type)
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-def serve(handler):
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return "http://127.0.0.1:%d" % server.server_address[1]
-
-
-BASE = serve(Recorder)
-FILES_ORIGIN = serve(Files)
+{recorder}
+BASE = ORIGIN
 URL_KINDS = {{"image": ImageUrl, "document": DocumentUrl, "audio": AudioUrl, "video": VideoUrl}}
 
 
@@ -200,7 +156,7 @@ def item(spec):
     if "data" in spec:
         data = base64.b64decode(spec["data"])
         return BinaryContent(data, media_type=spec["media_type"], identifier=spec["identifier"])
-    url = spec["url"].replace({stand_in!r}, FILES_ORIGIN)
+    url = spec["url"].replace({stand_in!r}, ORIGIN)
     kind = URL_KINDS[spec["kind"]]
     return kind(url, media_type=spec["media_type"], identifier=spec["identifier"])
 
@@ -236,7 +192,7 @@ _validate = _ssrf.validate_and_resolve_url
 
 
 async def validate(url, allow_local):
-    return await _validate(url, allow_local or url.startswith(FILES_ORIGIN + "/"))
+    return await _validate(url, allow_local or url.startswith(ORIGIN + "/"))
 
 
 _ssrf.validate_and_resolve_url = validate
@@ -254,21 +210,18 @@ else:
         )
         for n in names
     ]
-messages = ModelMessagesTypeAdapter.validate_json(HISTORY.replace({stand_in!r}, FILES_ORIGIN))
+messages = ModelMessagesTypeAdapter.validate_json(HISTORY.replace({stand_in!r}, ORIGIN))
 agent = Agent(model, tools=tools)
-with capture_run_messages():
-    try:
-        asyncio.run(agent.run(None, message_history=messages))
-    except Exception as error:
-        if not captured:
-            raise SystemExit(f"raised before sending: {{type(error).__name__}}: {{error}}")
-path, body = captured[0]
-payload = json.loads(body)
-if API == "bedrock-converse":  # the model id travels in the path there
-    payload = {{"modelId": unquote(path.split("/")[2]), **payload}}
-# URLs of this script's file server as the suite's snapshots store them
-print(json.dumps(payload, indent=2, ensure_ascii=False).replace(FILES_ORIGIN, {stand_in!r}))
-'''
+
+
+def payload(path, body):
+    if API == "bedrock-converse":  # the model id travels in the path there
+        return {{"modelId": unquote(path.split("/")[2]), **body}}
+    return body
+
+
+# URLs of this script's server printed as the suite's snapshots store them
+{report}'''
 
 
 def _spec(part: Part) -> dict[str, str]:
@@ -293,26 +246,20 @@ def repro_script(row: RowRef, history: History, version: str) -> str:
     steps = plan(history)
     head = history if steps is None else steps.head
     calls = {} if steps is None else steps.calls
-    parts = [
-        p
-        for item in history
-        if isinstance(item, ToolResult | Message) and not isinstance(item.content, str)
-        for p in item.content
-    ]
-    files: dict[str, tuple[str, str]] = {}
-    for part in parts:
-        if isinstance(part, Text) or part.url is None:
-            continue
-        name = stand_in_text(part.url).removeprefix(ORIGIN_STAND_IN + "/conformance/")
-        if name in FIXTURE_TYPES:
-            data = base64.b64encode(fixture_bytes(name)).decode("ascii")
-            files[f"/conformance/{name}"] = (FIXTURE_TYPES[name], data)
     stored = stand_in_text(dump_messages(to_messages(head)).decode("utf-8"))
     return _REPRO_TEMPLATE.format(
         about=comment(f"Conformance cell {row.id}, pydantic-ai {version}"),
         api=row.api,
         model=row.model,
-        files=files,
+        recorder=repro_recorder(fixture_names(history)),
+        report=repro_report(
+            "with capture_run_messages():\n"
+            "    asyncio.run(agent.run(None, message_history=messages))",
+            refusal="exit",
+            path_line=False,
+            payload="payload",
+            stand_in=ORIGIN_STAND_IN,
+        ),
         history=stored,
         stand_in=ORIGIN_STAND_IN,
         calls={

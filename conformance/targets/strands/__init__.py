@@ -44,18 +44,15 @@ import copy
 import gc
 import importlib
 import logging
-import os
 import threading
 import warnings
-from collections.abc import Generator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, ClassVar
 
 from conformance.history import History, ToolCall, ToolResult
 from conformance.targets.base import Payload, RowRef
-from conformance.targets.kit import body_or_raise
+from conformance.targets.kit import body_or_raise, environment
 from conformance.targets.strands._messages import (
     NoStrandsForm,
     dump_messages,
@@ -192,7 +189,7 @@ def _run(
         )
         held.append(agent.messages)
         try:
-            with _environment(spec.env(base) if spec.env is not None else {}):
+            with environment(spec.env(base) if spec.env is not None else {}):
                 agent()
         except Exception as error:  # judged by body_or_raise: sent or not
             raise _original(error) from error
@@ -205,21 +202,6 @@ def _run(
             if spec.leaves_sessions:
                 gc.collect()
     return payload, [dict(m) for m in held[0]] if held else []
-
-
-@contextmanager
-def _environment(values: dict[str, str]) -> Generator[None]:
-    """Environment variables a route's user sets (e.g. a base URL), set around the run only."""
-    before = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, value in before.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 class _quiet:

@@ -14,6 +14,7 @@ import pprint
 
 from conformance.history import History, ToolCall, ToolResult
 from conformance.targets.base import RowRef
+from conformance.targets.kit import repro_recorder, repro_report
 from conformance.targets.strands._messages import system_prompt, to_messages
 from conformance.targets.strands._models import API_KEY, ModelSpec
 
@@ -27,37 +28,15 @@ goes to a local server on 127.0.0.1 that records it and answers 400.
 Needs: pip install "strands-agents{extra}"
 """
 
-import json
 import os
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 {preamble}
 from strands import Agent, tool
 {model_import}
 
 KEY = {key!r}
-CAPTURED = []
 
-
-class Handler(BaseHTTPRequestHandler):
-    def do_POST(self):  # the provider api: record, answer 400
-        body = self.rfile.read(int(self.headers.get("content-length") or 0))
-        CAPTURED.append((self.path, body))
-        reply = json.dumps({{"error": {{"message": "recorded", "type": "invalid_request_error"}}}})
-        self.send_response(400)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(reply)))
-        self.send_header("connection", "close")
-        self.end_headers()
-        self.wfile.write(reply.encode())
-
-    def log_message(self, *args):
-        pass
-
-
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-BASE = "http://127.0.0.1:%d/api" % server.server_address[1]
+{recorder}
+BASE = ORIGIN + "/api"
 {env}
 # What each pending call's tool returns, by call id: a Strands ToolResult without its id.
 RESULTS = {results}
@@ -82,19 +61,7 @@ agent = Agent(
     system_prompt={system!r},
     callback_handler=None,
 )
-raised = None
-try:
-    agent()
-except Exception as error:  # the 400 answer, or a refusal before sending
-    raised = getattr(error, "original_exception", error)
-server.shutdown()
-if CAPTURED:
-    path, body = CAPTURED[0]
-    print("POST", path)
-    print(json.dumps(json.loads(body), indent=2, ensure_ascii=False))
-else:
-    print("nothing sent; raised %s: %s" % (type(raised).__name__, raised))
-'''
+{report}'''
 
 
 def repro_script(spec: ModelSpec, row: RowRef, history: History, planned: bool) -> str:
@@ -126,4 +93,6 @@ def repro_script(spec: ModelSpec, row: RowRef, history: History, planned: bool) 
         model_source=spec.source.format(model=row.model),
         tools=names,
         system=system_prompt(history),
+        recorder=repro_recorder(),
+        report=repro_report("agent()", refusal="one line", unwrap="original_exception"),
     )
