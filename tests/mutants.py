@@ -378,7 +378,7 @@ class RewritesNamesAndIds(_Mutant):
                 item = item.model_copy(
                     update={"name": clean(item.name), "tool_call_id": clean(item.tool_call_id)}
                 )
-            elif isinstance(item, Message) and item.source is not None:
+            elif item.source is not None:
                 source = item.source.model_copy(
                     update={
                         "tool_name": clean(item.source.tool_name),
