@@ -8,10 +8,11 @@ How a cell is rendered:
    standard content blocks for media, and tool-produced user content as a `HumanMessage` after
    the tool messages (`_messages.py` says which block shapes and why).
 2. The row's chat model from its integration package (`ChatOpenAI`, `ChatAnthropic`,
-   `ChatGoogleGenerativeAI`, `ChatBedrockConverse`, ...; `_models.py`) is built with a fake
-   key and its base URL on the suite's loopback recorder, the scenario's tools are bound with
-   `bind_tools`, and `invoke(messages)` sends the request, as a LangChain user does. The
-   recorder answers 400, so exactly one request is made and nothing leaves the machine.
+   `ChatGoogleGenerativeAI`, `ChatBedrockConverse`, `ChatVertexAI`, ...; `_models.py`) is
+   built with a fake key and its base URL on the suite's loopback recorder, the scenario's
+   tools are bound with `bind_tools`, and `invoke(messages)` sends the request, as a LangChain
+   user does. The recorder answers 400, so exactly one request is made and nothing leaves
+   the machine.
 3. What the integration raises before a request arrives is the outcome; `refusal_types` are
    the exception types the packages raise for content a provider cannot carry.
 
@@ -59,7 +60,8 @@ DISTRIBUTION = "langchain-core"
 INSTALL_HINT = (
     "pip install langchain-core langchain-openai langchain-anthropic langchain-google-genai "
     "langchain-aws langchain-mistralai langchain-cohere langchain-groq langchain-xai "
-    'langchain-huggingface (or `nox -s "target(langchain)"`)'
+    "langchain-huggingface langchain-google-vertexai "
+    '(or `nox -s "target(langchain)"`)'
 )
 
 
