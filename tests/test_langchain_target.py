@@ -4,6 +4,7 @@ through the integration packages, typed refusals, and the standalone reproducer.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import warnings
@@ -339,3 +340,34 @@ def test_repro_of_the_vertex_rows_reaches_their_endpoints() -> None:
     )
     part = json.loads(body)["contents"][2]["parts"][0]
     assert part["functionResponse"]["response"] == {"content": ERROR_FIXTURE}
+
+
+def test_a_vertex_gemini_payload_is_the_same_under_any_hash_seed() -> None:
+    """ChatVertexAI writes a Struct's keys in an order that follows the process's hash seed
+    (seeds 1, 2 and 3 gave three orders of one tool result's keys): the target sorts them, so
+    the snapshot of a cell is the same in every run."""
+    code = (
+        "import json, warnings; warnings.simplefilter('ignore')\n"
+        "from conformance.scenarios.build import scenario\n"
+        "from conformance.targets.base import RowRef\n"
+        "from conformance.targets.langchain import LangChainTarget\n"
+        "row = RowRef(id='gemini-vertex/gemini-3', api='gemini-vertex', family='gemini-3',\n"
+        "             model='gemini-3.8-flash')\n"
+        "payload = LangChainTarget().render(row, scenario('document', 'inline', 'result'))\n"
+        "print(json.dumps(payload['contents'][2]))\n"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    (out,) = outs
+    response = json.loads(out)["parts"][0]["functionResponse"]["response"]
+    assert list(response) == ["base64", "filename", "mime_type", "type"]

@@ -160,7 +160,40 @@ class LangChainTarget:
 
         with warnings.catch_warnings(), _loopback_only():
             warnings.simplefilter("ignore")  # the suite runs with warnings as errors
-            return body_or_raise(row.api, send, token=token)
+            payload = body_or_raise(row.api, send, token=token)
+        return _struct_keys_sorted(payload) if row.api == "gemini-vertex" else payload
+
+
+_STRUCTS = {"functionCall": "args", "functionResponse": "response"}
+"""The Part fields of a Gemini body and their `google.protobuf.Struct` member."""
+
+
+def _struct_keys_sorted(value: Any, inside: bool = False) -> Any:
+    """A Vertex Gemini body with the keys of its `google.protobuf.Struct` values
+    (`functionCall.args`, `functionResponse.response`) in sorted order. ChatVertexAI's gapic
+    client writes a Struct's fields in its map's iteration order, which the protobuf runtime
+    leaves undefined and which changed with the process's hash seed (the same render gave four
+    orders under four `PYTHONHASHSEED`s); a JSON object's key order carries nothing, and a
+    snapshot must not change from run to run. Everything else stays as sent."""
+    if isinstance(value, list):
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return [_struct_keys_sorted(item, inside) for item in items]
+    if not isinstance(value, dict):
+        return value
+    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    if inside:
+        return {key: _struct_keys_sorted(item, True) for key, item in sorted(fields.items())}
+    out: dict[str, Any] = {}
+    for key, item in fields.items():
+        member = _STRUCTS.get(key)
+        if member is not None and isinstance(item, dict):
+            part: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
+            out[key] = {
+                name: _struct_keys_sorted(field, name == member) for name, field in part.items()
+            }
+        else:
+            out[key] = _struct_keys_sorted(item)
+    return out
 
 
 class _Models(threading.local):
