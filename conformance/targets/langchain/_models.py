@@ -171,9 +171,12 @@ def _gemini_vertex(row: RowRef, base: str) -> Any:
     endpoint (`/v1beta1/projects/.../publishers/google/models/{model}:generateContent`), and
     anonymous credentials: nothing to refresh, no token in the request."""
     from google.auth.credentials import AnonymousCredentials
-    from langchain_google_vertexai import ChatVertexAI
 
-    chat: Any = ChatVertexAI  # deprecated since 3.2.0 (for ChatGoogleGenerativeAI), still served
+    # Deprecated since 3.2.0 (for ChatGoogleGenerativeAI), and still what the package serves
+    # for Gemini on Vertex AI and its users drive.
+    from langchain_google_vertexai import ChatVertexAI  # pyright: ignore[reportDeprecated]
+
+    chat: Any = ChatVertexAI  # pyright: ignore[reportDeprecated]
     return chat(
         model=row.model,
         project=VERTEX_PROJECT,
