@@ -47,7 +47,14 @@ def test_entry_point_names_the_target_its_versions_and_refusals() -> None:
     assert target.unavailable is None
     assert target.version[0].isdigit()
     assert target.sdk_versions["langchain-core"] == target.version
-    assert {"langchain-openai", "openai", "langchain-aws", "boto3"} <= set(target.sdk_versions)
+    assert {
+        "langchain-openai",
+        "openai",
+        "langchain-aws",
+        "boto3",
+        "langchain-google-vertexai",
+        "google-cloud-aiplatform",
+    } <= set(target.sdk_versions)
     assert target.refusal_types == (ValueError,)
 
 
