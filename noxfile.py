@@ -246,22 +246,30 @@ TARGETS = {
 # `--exclude-newer`): 1.8.3 is the latest (2026-11); 1.5.6 was released 2026-08-17
 # (langchain-ai/langchain#39704), 1.2.6 at the turn of 2026 (1.2.5 was released 2026-01-02,
 # langchain-ai/langchain#34456). So each set is what a user who installed then got.
+# langchain-google-vertexai (ChatVertexAI, ChatAnthropicVertex) is the release of that day too:
+# 3.2.5 (2026-10-23), 3.2.4 (2026-06-09), 3.2.0 (2025-12-08; 3.2.1 came 2026-01-05), with the
+# google-cloud-aiplatform the resolver gave beside it. Every aiplatform requires
+# google-genai<3, so with it in the latest set the resolver gives google-genai 2.34.0 (the
+# newest 2.x, which langchain-google-genai 4.4.3's >=2.20 accepts), not 3.6.1.
 _LANGCHAIN_PINS = {
     "1.8.3": "langchain-core==1.8.3 langchain-openai==1.7.4 langchain-anthropic==1.7.10 "
     "langchain-google-genai==4.4.3 langchain-aws==1.9.1 langchain-mistralai==1.1.6 "
     "langchain-cohere==0.6.0 langchain-groq==1.1.3 langchain-xai==1.3.0 "
-    "langchain-huggingface==1.2.3 openai==3.57.0 anthropic==2.15.0 google-genai==3.6.1 "
-    "boto3==1.44.8 botocore==1.44.8 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.33.0",
+    "langchain-huggingface==1.2.3 langchain-google-vertexai==3.2.5 openai==3.57.0 "
+    "anthropic==2.15.0 google-genai==2.34.0 google-cloud-aiplatform==2.7.0 boto3==1.44.8 "
+    "botocore==1.44.8 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.33.0",
     "1.5.6": "langchain-core==1.5.6 langchain-openai==1.5.2 langchain-anthropic==1.5.6 "
     "langchain-google-genai==4.3.4 langchain-aws==1.7.2 langchain-mistralai==1.1.6 "
     "langchain-cohere==0.6.0 langchain-groq==1.1.3 langchain-xai==1.3.0 "
-    "langchain-huggingface==1.2.2 openai==3.3.0 anthropic==0.122.0 google-genai==2.18.1 "
-    "boto3==1.43.74 botocore==1.43.74 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.28.0",
+    "langchain-huggingface==1.2.2 langchain-google-vertexai==3.2.4 openai==3.3.0 "
+    "anthropic==0.122.0 google-genai==2.18.1 google-cloud-aiplatform==1.165.0 boto3==1.43.74 "
+    "botocore==1.43.74 cohere==5.21.1 groq==0.37.1 huggingface-hub==1.28.0",
     "1.2.6": "langchain-core==1.2.6 langchain-openai==1.1.6 langchain-anthropic==1.3.0 "
     "langchain-google-genai==4.1.2 langchain-aws==1.2.0 langchain-mistralai==1.1.1 "
     "langchain-cohere==0.5.0 langchain-groq==1.1.1 langchain-xai==1.2.0 "
-    "langchain-huggingface==1.2.0 openai==2.14.0 anthropic==0.75.0 google-genai==1.56.0 "
-    "boto3==1.42.21 botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
+    "langchain-huggingface==1.2.0 langchain-google-vertexai==3.2.0 openai==2.14.0 "
+    "anthropic==0.75.0 google-genai==1.56.0 google-cloud-aiplatform==1.132.0 boto3==1.42.21 "
+    "botocore==1.42.21 cohere==5.20.1 groq==0.37.1 huggingface-hub==0.36.0",
 }
 # LlamaIndex: llama-index-core and its `llama-index-llms-*` integrations, with the SDKs under
 # them. 0.14.25 is the latest; for each older core (0.14.17, 0.14.10), the newest integrations

@@ -4,8 +4,10 @@ through the integration packages, typed refusals, and the standalone reproducer.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, cast
 
@@ -45,17 +47,22 @@ def test_entry_point_names_the_target_its_versions_and_refusals() -> None:
     assert target.unavailable is None
     assert target.version[0].isdigit()
     assert target.sdk_versions["langchain-core"] == target.version
-    assert {"langchain-openai", "openai", "langchain-aws", "boto3"} <= set(target.sdk_versions)
+    assert {
+        "langchain-openai",
+        "openai",
+        "langchain-aws",
+        "boto3",
+        "langchain-google-vertexai",
+        "google-cloud-aiplatform",
+    } <= set(target.sdk_versions)
     assert target.refusal_types == (ValueError,)
 
 
 def test_every_row_has_an_integration_package() -> None:
-    """Every row but the Vertex ones: langchain-google-vertexai (`ChatVertexAI`,
-    `ChatAnthropicVertex`) is not driven yet; a row of any other api left unserved fails here,
-    and so does serving Vertex unannounced."""
+    """Every row of every api, the Vertex ones through langchain-google-vertexai."""
     target = LangChainTarget()
     unserved = {row.api for row in ROWS.values() if target.supports(row) is not None}
-    assert unserved == {"anthropic-vertex", "gemini-vertex"}
+    assert unserved == set()
     other = RowRef(id="x/y", api="not-an-api", family="y", model="m")
     assert "no integration package" in (target.supports(other) or "")
 
@@ -252,3 +259,122 @@ def test_the_results_record_langchain_and_its_sdk_versions(pytester: pytest.Pyte
     assert lines[0]["targets"] == {"langchain": target.version}
     assert lines[0]["sdk_versions"] == {"langchain": target.sdk_versions}
     assert lines[1]["outcome"] == "native"
+
+
+@pytest.mark.parametrize(
+    ("row", "path", "authorization"),
+    [
+        (
+            "anthropic-vertex/claude-sonnet-5",
+            "/v1/projects/conformance-project/locations/us-east5/publishers/anthropic/models/"
+            "{model}:rawPredict",
+            "Bearer conformance-not-a-key",
+        ),
+        (
+            "gemini-vertex/gemini-3",
+            "/v1beta1/projects/conformance-project/locations/us-central1/publishers/google/"
+            "models/{model}:generateContent",
+            None,
+        ),
+    ],
+)
+def test_vertex_rows_go_through_langchain_google_vertexai(
+    row: str, path: str, authorization: str | None
+) -> None:
+    """`ChatAnthropicVertex` and `ChatVertexAI` (REST) reach the Vertex endpoint of the row's
+    model, as the Vertex locators read it: Claude's body without `model` and with an
+    `anthropic_version`, with the fake access token; Gemini's with no token at all (anonymous
+    credentials). `ChatAnthropic` or `ChatGoogleGenerativeAI` would send elsewhere."""
+    from conformance.targets.kit import recorder
+    from conformance.targets.langchain._models import MODELS
+
+    ref = ROWS[row]
+    with recorder().channel() as (base, taken), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # ChatVertexAI's, since 3.2.0
+        model = MODELS[ref.api].build(ref, base)
+        with pytest.raises(Exception, match="400"):  # the recorder answers 400
+            model.invoke(to_messages(scenario("image", "inline", "result")))
+    (sent,) = taken
+    assert sent.path.split("?")[0] == path.format(model=ref.model)
+    assert sent.headers.get("authorization") == authorization
+    body = json.loads(sent.body)
+    assert "model" not in body
+    assert ("anthropic_version" in body) is (ref.api == "anthropic-vertex")
+
+
+def test_vertex_payloads_are_what_the_integration_builds() -> None:
+    """A sample of the Vertex outcomes (docs/langchain.md#vertex-ai): ChatAnthropicVertex
+    converts an image in a tool result and passes an audio block through as LangChain's dict;
+    ChatVertexAI sends a tool's media block as the functionResponse's response object and a
+    failed call with no error key."""
+    target = LangChainTarget()
+    claude = ROWS["anthropic-vertex/claude-sonnet-5"]
+    image = target.render(claude, scenario("image", "inline", "result"))
+    result = image["messages"][2]["content"][0]
+    assert (result["type"], result["tool_use_id"]) == ("tool_result", CALL_ID)
+    assert result["content"][0]["source"]["type"] == "base64"
+    audio = target.render(claude, scenario("audio", "inline", "result"))
+    (block,) = audio["messages"][2]["content"][0]["content"]
+    assert (block["type"], block["mime_type"]) == ("audio", "audio/wav")
+    assert "source" not in block
+
+    gemini = ROWS["gemini-vertex/gemini-3"]
+    image = target.render(gemini, scenario("image", "inline", "result"))
+    response = image["contents"][2]["parts"][0]["functionResponse"]
+    assert response["name"] == "get_image"
+    assert sorted(response["response"]) == ["base64", "mime_type", "type"]
+    assert all("inlineData" not in part for part in image["contents"][2]["parts"])
+    error = target.render(gemini, scenario("text", "inline", "error"))
+    assert error["contents"][2]["parts"][0]["functionResponse"]["response"] == {
+        "content": ERROR_FIXTURE
+    }
+
+
+def test_repro_of_the_vertex_rows_reaches_their_endpoints() -> None:
+    _, out = _repro("anthropic-vertex/claude-sonnet-5", "document", "url", "result")
+    path, _, body = out.partition("\n")
+    assert path == (
+        "POST /api/v1/projects/conformance-project/locations/us-east5/publishers/anthropic/"
+        "models/claude-sonnet-5-5:rawPredict"
+    )
+    source = json.loads(body)["messages"][2]["content"][0]["content"][0]["source"]
+    assert source["type"] == "url"
+    _, out = _repro("gemini-vertex/gemini-3", "text", "inline", "error")
+    path, _, body = out.partition("\n")
+    assert path.startswith(
+        "POST /api/v1beta1/projects/conformance-project/locations/us-central1/publishers/"
+        "google/models/gemini-3.8-flash:generateContent"
+    )
+    part = json.loads(body)["contents"][2]["parts"][0]
+    assert part["functionResponse"]["response"] == {"content": ERROR_FIXTURE}
+
+
+def test_a_vertex_gemini_payload_is_the_same_under_any_hash_seed() -> None:
+    """ChatVertexAI writes a Struct's keys in an order that follows the process's hash seed
+    (seeds 1, 2 and 3 gave three orders of one tool result's keys): the target sorts them, so
+    the snapshot of a cell is the same in every run."""
+    code = (
+        "import json, warnings; warnings.simplefilter('ignore')\n"
+        "from conformance.scenarios.build import scenario\n"
+        "from conformance.targets.base import RowRef\n"
+        "from conformance.targets.langchain import LangChainTarget\n"
+        "row = RowRef(id='gemini-vertex/gemini-3', api='gemini-vertex', family='gemini-3',\n"
+        "             model='gemini-3.8-flash')\n"
+        "payload = LangChainTarget().render(row, scenario('document', 'inline', 'result'))\n"
+        "print(json.dumps(payload['contents'][2]))\n"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+        for seed in ("1", "2", "3")
+    }
+    (out,) = outs
+    response = json.loads(out)["parts"][0]["functionResponse"]["response"]
+    assert list(response) == ["base64", "filename", "mime_type", "type"]

@@ -8,10 +8,11 @@ How a cell is rendered:
    standard content blocks for media, and tool-produced user content as a `HumanMessage` after
    the tool messages (`_messages.py` says which block shapes and why).
 2. The row's chat model from its integration package (`ChatOpenAI`, `ChatAnthropic`,
-   `ChatGoogleGenerativeAI`, `ChatBedrockConverse`, ...; `_models.py`) is built with a fake
-   key and its base URL on the suite's loopback recorder, the scenario's tools are bound with
-   `bind_tools`, and `invoke(messages)` sends the request, as a LangChain user does. The
-   recorder answers 400, so exactly one request is made and nothing leaves the machine.
+   `ChatGoogleGenerativeAI`, `ChatBedrockConverse`, `ChatVertexAI`, ...; `_models.py`) is
+   built with a fake key and its base URL on the suite's loopback recorder, the scenario's
+   tools are bound with `bind_tools`, and `invoke(messages)` sends the request, as a LangChain
+   user does. The recorder answers 400, so exactly one request is made and nothing leaves
+   the machine.
 3. What the integration raises before a request arrives is the outcome; `refusal_types` are
    the exception types the packages raise for content a provider cannot carry.
 
@@ -59,7 +60,8 @@ DISTRIBUTION = "langchain-core"
 INSTALL_HINT = (
     "pip install langchain-core langchain-openai langchain-anthropic langchain-google-genai "
     "langchain-aws langchain-mistralai langchain-cohere langchain-groq langchain-xai "
-    'langchain-huggingface (or `nox -s "target(langchain)"`)'
+    "langchain-huggingface langchain-google-vertexai "
+    '(or `nox -s "target(langchain)"`)'
 )
 
 
@@ -158,7 +160,40 @@ class LangChainTarget:
 
         with warnings.catch_warnings(), _loopback_only():
             warnings.simplefilter("ignore")  # the suite runs with warnings as errors
-            return body_or_raise(row.api, send, token=token)
+            payload = body_or_raise(row.api, send, token=token)
+        return _struct_keys_sorted(payload) if row.api == "gemini-vertex" else payload
+
+
+_STRUCTS = {"functionCall": "args", "functionResponse": "response"}
+"""The Part fields of a Gemini body and their `google.protobuf.Struct` member."""
+
+
+def _struct_keys_sorted(value: Any, inside: bool = False) -> Any:
+    """A Vertex Gemini body with the keys of its `google.protobuf.Struct` values
+    (`functionCall.args`, `functionResponse.response`) in sorted order. ChatVertexAI's gapic
+    client writes a Struct's fields in its map's iteration order, which the protobuf runtime
+    leaves undefined and which changed with the process's hash seed (the same render gave four
+    orders under four `PYTHONHASHSEED`s); a JSON object's key order carries nothing, and a
+    snapshot must not change from run to run. Everything else stays as sent."""
+    if isinstance(value, list):
+        items: list[Any] = value  # pyright: ignore[reportUnknownVariableType]
+        return [_struct_keys_sorted(item, inside) for item in items]
+    if not isinstance(value, dict):
+        return value
+    fields: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+    if inside:
+        return {key: _struct_keys_sorted(item, True) for key, item in sorted(fields.items())}
+    out: dict[str, Any] = {}
+    for key, item in fields.items():
+        member = _STRUCTS.get(key)
+        if member is not None and isinstance(item, dict):
+            part: dict[str, Any] = item  # pyright: ignore[reportUnknownVariableType]
+            out[key] = {
+                name: _struct_keys_sorted(field, name == member) for name, field in part.items()
+            }
+        else:
+            out[key] = _struct_keys_sorted(item)
+    return out
 
 
 class _Models(threading.local):

@@ -6,6 +6,11 @@ Hugging Face goes through langchain-huggingface's `ChatHuggingFace` over a
 chat models, which sends OpenAI-style chat completions through `huggingface_hub`'s
 `InferenceClient`. (The OpenAI-compatible path, `ChatOpenAI` on the router, would test
 langchain-openai a second time, not the Hugging Face integration.)
+
+Vertex AI goes through langchain-google-vertexai: `ChatAnthropicVertex` (anthropic's
+`AnthropicVertex` client, given an access token, so google-auth is never asked for one) and
+`ChatVertexAI` over REST (`api_transport="rest"`: its gapic client speaks gRPC by default) with
+google-auth's `AnonymousCredentials`, which put no token on the request and never refresh.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from conformance.targets.kit import recorder
 __all__ = ["API_KEY", "MODELS", "ModelSpec"]
 
 API_KEY = "conformance-not-a-key"
+VERTEX_PROJECT = "conformance-project"
+"""The Google Cloud project the Vertex models name (the recorder answers any; not a secret)."""
 
 
 @dataclass(frozen=True)
@@ -37,12 +44,14 @@ class ModelSpec:
     source: str
     """The constructor call as a LangChain user writes it, `{model}` to fill in and `BASE`
     the variable holding the base URL: the reproducer scripts use it."""
+    also: str = ""
+    """Import lines the constructor call needs besides the integration's classes."""
 
     @property
     def imports(self) -> str:
-        """The import line the constructor call needs."""
+        """The import lines the constructor call needs."""
         names = [n for n in _CLASSES if re.search(rf"\b{n}\(", self.source)]
-        return f"from {self.module} import {', '.join(names)}"
+        return self.also + f"from {self.module} import {', '.join(names)}"
 
 
 def _openai(row: RowRef, base: str, responses: bool = False) -> Any:
@@ -137,6 +146,48 @@ def _huggingface(row: RowRef, base: str) -> Any:
     )
 
 
+def _anthropic_vertex(row: RowRef, base: str) -> Any:
+    """`ChatAnthropicVertex` builds anthropic's `AnthropicVertex` from its fields
+    (`validate_environment`): `base_url` is the client's (`.../v1`, the model then in the URL,
+    `:rawPredict`), and an `access_token` is used as is, where `credentials` would be refreshed
+    by google-auth. Its `max_retries` is a tenacity retry around the SDK (which gets 0): one
+    attempt."""
+    from langchain_google_vertexai.model_garden import ChatAnthropicVertex
+
+    chat: Any = ChatAnthropicVertex  # its fields are declared by alias (model, base_url)
+    return chat(
+        model=row.model,
+        project=VERTEX_PROJECT,
+        location="us-east5",
+        access_token=API_KEY,
+        base_url=base + "/v1",
+        max_retries=1,
+    )
+
+
+def _gemini_vertex(row: RowRef, base: str) -> Any:
+    """`ChatVertexAI`: google-cloud-aiplatform's gapic `PredictionServiceClient` with the REST
+    transport (gRPC is its default, and the recorder reads HTTP bodies), `base_url` as its
+    endpoint (`/v1beta1/projects/.../publishers/google/models/{model}:generateContent`), and
+    anonymous credentials: nothing to refresh, no token in the request."""
+    from google.auth.credentials import AnonymousCredentials
+
+    # Deprecated since 3.2.0 (for ChatGoogleGenerativeAI), and still what the package serves
+    # for Gemini on Vertex AI and its users drive.
+    from langchain_google_vertexai import ChatVertexAI  # pyright: ignore[reportDeprecated]
+
+    chat: Any = ChatVertexAI  # pyright: ignore[reportDeprecated]
+    return chat(
+        model=row.model,
+        project=VERTEX_PROJECT,
+        location="us-central1",
+        credentials=AnonymousCredentials(),
+        api_transport="rest",
+        base_url=base,
+        max_retries=1,
+    )
+
+
 _CLASSES = (
     "ChatOpenAI",
     "ChatAnthropic",
@@ -148,6 +199,8 @@ _CLASSES = (
     "ChatXAI",
     "ChatHuggingFace",
     "HuggingFaceEndpoint",
+    "ChatAnthropicVertex",
+    "ChatVertexAI",
 )
 
 MODELS: dict[str, ModelSpec] = {
@@ -225,6 +278,23 @@ MODELS: dict[str, ModelSpec] = {
         _huggingface,
         "ChatHuggingFace(llm=HuggingFaceEndpoint(endpoint_url=BASE, "
         'huggingfacehub_api_token="fake"), model_id={model!r})',
+    ),
+    "anthropic-vertex": ModelSpec(
+        "langchain-google-vertexai",
+        "langchain_google_vertexai.model_garden",
+        "anthropic",
+        _anthropic_vertex,
+        f'ChatAnthropicVertex(model={{model!r}}, project="{VERTEX_PROJECT}", location="us-east5", '
+        'access_token="fake", base_url=BASE + "/v1", max_retries=1)',
+    ),
+    "gemini-vertex": ModelSpec(
+        "langchain-google-vertexai",
+        "langchain_google_vertexai",
+        "google-cloud-aiplatform",
+        _gemini_vertex,
+        f'ChatVertexAI(model={{model!r}}, project="{VERTEX_PROJECT}", location="us-central1", '
+        'credentials=AnonymousCredentials(), api_transport="rest", base_url=BASE, max_retries=1)',
+        also="from google.auth.credentials import AnonymousCredentials\n",
     ),
 }
 
