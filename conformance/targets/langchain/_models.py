@@ -37,6 +37,8 @@ class ModelSpec:
     source: str
     """The constructor call as a LangChain user writes it, `{model}` to fill in and `BASE`
     the variable holding the base URL: the reproducer scripts use it."""
+    call: str = "model.bind_tools(tools).invoke(messages)"
+    """What the reproducer runs to send `messages` with `tools` on `model`."""
 
     @property
     def imports(self) -> str:
@@ -138,6 +140,7 @@ def _huggingface(row: RowRef, base: str) -> Any:
 
 
 _CLASSES = (
+    "OpenAI",
     "ChatOpenAI",
     "ChatAnthropic",
     "ChatGoogleGenerativeAI",
