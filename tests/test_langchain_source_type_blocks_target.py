@@ -84,3 +84,12 @@ def test_repro_writes_v0_blocks_and_prints_the_payload() -> None:
     (block,) = tool_messages(payload)[0]["content"]
     assert block["type"] == "image"
     assert block["url"].endswith("/conformance/chart.png")
+
+
+def test_a_video_part_is_the_standard_block() -> None:
+    """v0 has no video type: a video part of a generated history (the matrix's video cells are
+    n/a) is the 1.x block, so the property search goes on through it."""
+    from conformance.history import Video
+
+    video = Video(media_type="video/mp4", data=b"\x00", identifier="clip.mp4")
+    assert source_type_block(video) == {"type": "video", "base64": "AA==", "mime_type": "video/mp4"}

@@ -20,6 +20,10 @@ documented chat-history storage, what `FileChatMessageHistory` and the database 
 `dumpd`/`load` is its general serializer for any `Serializable`, with an allow-list of classes
 to load, and not what it documents for persisting conversations).
 
+Its variants (`_variants.py`: `langchain.source-type-blocks`, `langchain.native-blocks`,
+`langchain.openai-converter`) write the parts in another format (`block_for`) or send the
+messages another way (`invoke`); the rest is this target's.
+
 The module imports without LangChain; the target then reports itself `unavailable`.
 """
 

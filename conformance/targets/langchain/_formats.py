@@ -6,7 +6,8 @@ standard blocks (`_messages.to_block`).
   still reads (`is_data_content_block` and `_convert_legacy_v0_content_block_to_v1` in
   `langchain_core/messages/`): `{"type": "image" | "audio" | "file", "source_type": "base64",
   "data": ..., "mime_type": ...}` or `"source_type": "url", "url": ...`, a file's name in
-  `filename` (which `convert_to_openai_data_block` reads first). v0 has no video block.
+  `filename` (which `convert_to_openai_data_block` reads first). v0 has no video block: video
+  is the standard block.
 - **provider-native blocks** (`native_block`): each provider's own content shape, as its API
   documentation shows it and its LangChain integration documents passing it through. A part
   the provider has no native form for is written as the standard block, the one form such a
@@ -24,6 +25,7 @@ from conformance.targets.langchain._messages import Block, to_block
 
 __all__ = ["NATIVE_FORMS", "native_block", "source_type_block"]
 
+
 _V0_TYPE = {"image": "image", "document": "file", "audio": "audio"}
 
 
@@ -37,12 +39,12 @@ def _data_url(part: Image | Document | Audio | Video) -> str:
 
 
 def source_type_block(part: Part) -> dict[str, Any]:
-    """One part as a langchain-core v0 multimodal block (text as a standard text block, which
-    v0 and 1.x share)."""
-    if isinstance(part, Text):
+    """One part as a langchain-core v0 multimodal block. Text is the text block v0 and 1.x
+    share; v0 has no video type, so video is the 1.x standard block, the one form LangChain has
+    for it (the matrix's video cells are n/a for this variant; generated histories of the
+    property search still hold video, and the search goes on through them)."""
+    if isinstance(part, Text | Video):
         return to_block(part)
-    if isinstance(part, Video):
-        raise ValueError("langchain-core v0 has no video block; the variant declares video n/a")
     block: dict[str, Any] = {"type": _V0_TYPE[part.type]}
     if part.data is not None:
         block |= {"source_type": "base64", "data": _b64(part)}
