@@ -363,6 +363,11 @@ def _release_deviations(session: nox.Session, name: str, version: str) -> list[s
 # of a framework is one name here.
 VARIANTS: dict[str, tuple[str, ...]] = {
     "litellm": ("litellm.anthropic-messages", "litellm.responses"),
+    "langchain": (
+        "langchain.source-type-blocks",
+        "langchain.native-blocks",
+        "langchain.openai-converter",
+    ),
 }
 
 

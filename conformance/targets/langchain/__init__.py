@@ -21,6 +21,10 @@ documented chat-history storage, what `FileChatMessageHistory` and the database 
 `dumpd`/`load` is its general serializer for any `Serializable`, with an allow-list of classes
 to load, and not what it documents for persisting conversations).
 
+Its variants (`_variants.py`: `langchain.source-type-blocks`, `langchain.native-blocks`,
+`langchain.openai-converter`) write the parts in another format (`block_for`) or send the
+messages another way (`invoke`); the rest is this target's.
+
 The module imports without LangChain; the target then reports itself `unavailable`.
 """
 
@@ -28,10 +32,12 @@ from __future__ import annotations
 
 import functools
 import importlib
+import itertools
 import socket
 import threading
+import uuid
 import warnings
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
 from importlib import metadata
 from typing import Any
@@ -40,8 +46,10 @@ from conformance.history import History
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.kit import body_or_raise, thread_token
 from conformance.targets.langchain._messages import (
+    Block,
     dump_messages,
     load_messages,
+    to_block,
     to_messages,
     tool_names,
 )
@@ -53,6 +61,7 @@ __all__ = [
     "LangChainTarget",
     "dump_messages",
     "load_messages",
+    "model",
     "to_messages",
 ]
 
@@ -139,16 +148,23 @@ class LangChainTarget:
             )
         return None
 
+    def block_for(self, row: RowRef) -> Block:
+        """How a part is written as content for `row`: standard blocks (a variant's format in
+        `_variants.py`)."""
+        del row
+        return to_block
+
     def render(self, row: RowRef, history: History) -> Payload:
-        return self._send(row, history, to_messages(history))
+        return self._send(row, history, to_messages(history, self.block_for(row)))
 
     def render_stored(self, row: RowRef, history: History) -> Payload:
-        return self._send(row, history, load_messages(dump_messages(to_messages(history))))
+        stored = dump_messages(to_messages(history, self.block_for(row)))
+        return self._send(row, history, load_messages(stored))
 
     def repro(self, row: RowRef, history: History) -> str:
         from conformance.targets.langchain._repro import repro_script
 
-        return repro_script(row, history)
+        return repro_script(row, history, self.block_for(row))
 
     def _send(self, row: RowRef, history: History, messages: list[Any]) -> Payload:
         spec = MODELS[row.api]
@@ -156,9 +172,9 @@ class LangChainTarget:
         token = thread_token()
 
         def send(base: str) -> None:
-            _model(spec, row, base).bind_tools(tools).invoke(messages)
+            self.invoke(spec, row, base, tools, messages)
 
-        with warnings.catch_warnings(), _loopback_only():
+        with warnings.catch_warnings(), _loopback_only(), _numbered_ids():
             warnings.simplefilter("ignore")  # the suite runs with warnings as errors
             payload = body_or_raise(row.api, send, token=token)
         return _struct_keys_sorted(payload) if row.api == "gemini-vertex" else payload
@@ -195,29 +211,76 @@ def _struct_keys_sorted(value: Any, inside: bool = False) -> Any:
             out[key] = _struct_keys_sorted(item)
     return out
 
+    def invoke(
+        self, spec: ModelSpec, row: RowRef, base: str, tools: list[Any], messages: list[Any]
+    ) -> None:
+        """Send `messages` as a user of this entry point does: the row's chat model, the tools
+        bound, `invoke`."""
+        model(spec, row, base).bind_tools(tools).invoke(messages)
+
 
 class _Models(threading.local):
-    """The chat models built on this rendering thread, per api, model and base URL."""
+    """The chat models built on this rendering thread."""
 
     def __init__(self) -> None:
-        self.built: dict[tuple[str, str, str], Any] = {}
+        self.built: dict[tuple[str, str, str], Any] = {}  # per constructor, model, base URL
 
 
 _MODELS = _Models()
 
 
-def _model(spec: ModelSpec, row: RowRef, base: str) -> Any:
-    """The row's chat model for `base`, built once per rendering thread: the base URL is the
-    thread's own recorder channel (`toolkit.thread_token`), the same for every render, so a
-    model built for one render is the one a later render would build (a model is configuration:
-    `invoke` keeps no state between calls). Building one per render cost 15 times the invoke
+def model(spec: ModelSpec, row: RowRef, base: str) -> Any:
+    """The row's chat model (or SDK client) for `base`, built once per rendering thread and
+    constructor (`spec.source`): the base URL is the thread's own recorder channel
+    (`toolkit.thread_token`), the same for every render, so a model built for one render is the
+    one a later render would build (a model is configuration: `invoke` keeps no state between
+    calls). Building one per render cost 15 times the invoke
     (its SDK clients, each with an SSL context; langchain-openai also keeps two HTTP clients per
     distinct base URL for the life of the process)."""
-    key = (row.api, row.model, base)
+    key = (spec.source, row.model, base)
     found = _MODELS.built.get(key)
     if found is None:
         found = _MODELS.built[key] = spec.build(row, base)
     return found
+
+
+class _Ids(threading.local):
+    """The ids this rendering thread has handed out, while it renders (None otherwise)."""
+
+    def __init__(self) -> None:
+        self.count: itertools.count[int] | None = None
+
+
+_IDS = _Ids()
+
+
+@contextmanager
+def _numbered_ids() -> Generator[None]:
+    """langchain-core's `ensure_id` (`langchain_core/utils/utils.py`) numbered per render
+    instead of random: `BaseChatModel` rewrites OpenAI `input_audio` and `file` parts into
+    standard blocks with an `lc_<uuid4>` id (`_normalize_messages`), and integrations that
+    send a ToolMessage's content as is put that id on the wire, so two runs would never send
+    the same bytes. Only the id's value changes; renders on other threads keep `uuid4`."""
+    utils: Any = importlib.import_module("langchain_core.utils.utils")  # where ensure_id is
+    original = utils.uuid4
+    if not isinstance(original, _Counted):
+        utils.uuid4 = _Counted(original)
+    _IDS.count = itertools.count(1)
+    try:
+        yield
+    finally:
+        _IDS.count = None
+
+
+class _Counted:
+    """`uuid4` that gives `UUID(int=n)`, n counted per render, on a thread that renders."""
+
+    def __init__(self, original: Callable[[], uuid.UUID]) -> None:
+        self.original = original
+
+    def __call__(self) -> uuid.UUID:
+        count = _IDS.count
+        return self.original() if count is None else uuid.UUID(int=next(count))
 
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from typing import Any
 
 from conformance.history import (
@@ -35,7 +36,11 @@ from conformance.history import (
     Video,
 )
 
-__all__ = ["dump_messages", "load_messages", "to_block", "to_messages", "tool_names"]
+__all__ = ["Block", "dump_messages", "load_messages", "to_block", "to_messages", "tool_names"]
+
+Block = Callable[[Part], dict[str, Any]]
+"""How one part is written as a content block: LangChain's standard blocks (`to_block`) here,
+another input format LangChain accepts in a variant (`_formats.py`)."""
 
 _BLOCK_TYPE = {"image": "image", "document": "file", "audio": "audio", "video": "video"}
 
@@ -60,11 +65,11 @@ def _media_block(part: Image | Document | Audio | Video) -> dict[str, Any]:
     return block
 
 
-def _content(parts: list[Part]) -> str | list[str | dict[str, Any]]:
+def _content(parts: list[Part], block: Block = to_block) -> str | list[str | dict[str, Any]]:
     """A lone text part is the string itself (what a tool returning `str` gives)."""
     if len(parts) == 1 and isinstance(parts[0], Text):
         return parts[0].text
-    return [to_block(p) for p in parts]
+    return [block(p) for p in parts]
 
 
 def _text(content: str | list[Part]) -> str:
@@ -73,8 +78,9 @@ def _text(content: str | list[Part]) -> str:
     return "".join(p.text for p in content if isinstance(p, Text))
 
 
-def to_messages(history: History) -> list[Any]:
-    """The canonical history as `langchain_core.messages` objects.
+def to_messages(history: History, block: Block = to_block) -> list[Any]:
+    """The canonical history as `langchain_core.messages` objects, each part written by
+    `block` (standard content blocks unless a variant says otherwise).
 
     Consecutive tool calls are one `AIMessage` with `tool_calls` (a parallel turn); each tool
     result is its own `ToolMessage`; tool-produced user content is a `HumanMessage`.
@@ -104,24 +110,25 @@ def to_messages(history: History) -> list[Any]:
         if isinstance(item, ToolResult):
             out.append(
                 ToolMessage(
-                    content=_content(item.content),
+                    content=_content(item.content, block),
                     tool_call_id=item.tool_call_id,
                     name=item.name,
                     status=item.status,
                 )
             )
         else:
-            out.append(_message(item, AIMessage, HumanMessage, SystemMessage))
+            out.append(_message(item, block, (AIMessage, HumanMessage, SystemMessage)))
     flush_calls()
     return out
 
 
-def _message(item: Message, ai: Any, human: Any, system: Any) -> Any:
+def _message(item: Message, block: Block, classes: tuple[Any, Any, Any]) -> Any:
+    ai, human, system = classes
     if item.role == "system":
         return system(content=_text(item.content))
     if item.role == "assistant":
         return ai(content=_text(item.content))
-    content = item.content if isinstance(item.content, str) else _content(item.content)
+    content = item.content if isinstance(item.content, str) else _content(item.content, block)
     return human(content=content)
 
 

@@ -46,6 +46,8 @@ class ModelSpec:
     the variable holding the base URL: the reproducer scripts use it."""
     also: str = ""
     """Import lines the constructor call needs besides the integration's classes."""
+    call: str = "model.bind_tools(tools).invoke(messages)"
+    """What the reproducer runs to send `messages` with `tools` on `model`."""
 
     @property
     def imports(self) -> str:
@@ -189,6 +191,7 @@ def _gemini_vertex(row: RowRef, base: str) -> Any:
 
 
 _CLASSES = (
+    "OpenAI",
     "ChatOpenAI",
     "ChatAnthropic",
     "ChatGoogleGenerativeAI",

@@ -15,26 +15,29 @@ from typing import Any, cast
 from conformance.history import History
 from conformance.targets.base import RowRef
 from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
-from conformance.targets.langchain._messages import to_block, tool_names
-from conformance.targets.langchain._models import MODELS
+from conformance.targets.langchain._messages import Block, to_block, tool_names
+from conformance.targets.langchain._models import MODELS, ModelSpec
 
 __all__ = ["repro_script"]
 
 _URL = "__conformance_fixture_url__:"
 
 
-def _content(parts: list[Any]) -> Any:
+def _content(parts: list[Any], block: Block) -> Any:
     from conformance.history import Text
 
     if len(parts) == 1 and isinstance(parts[0], Text):
         return parts[0].text
-    blocks: list[dict[str, Any]] = []
-    for part in parts:
-        block = to_block(part)
-        if "url" in block:
-            block["url"] = _URL + part.identifier
-        blocks.append(block)
-    return blocks
+    return [_marked(block(part), getattr(part, "url", None), part) for part in parts]
+
+
+def _marked(value: Any, url: str | None, part: Any) -> Any:
+    """`value` with the part's URL, wherever the format nests it, marked as its fixture's."""
+    if url is not None and value == url:
+        return _URL + part.identifier
+    if isinstance(value, dict):
+        return {k: _marked(v, url, part) for k, v in cast("dict[str, Any]", value).items()}
+    return value
 
 
 class _FixtureUrl(str):
@@ -61,7 +64,7 @@ def _literal(value: Any) -> str:
     return pprint.pformat(_urls(value), width=96, sort_dicts=False)
 
 
-def _message_lines(history: History) -> list[str]:
+def _message_lines(history: History, block: Block) -> list[str]:
     from conformance.history import ToolCall, ToolResult
 
     lines: list[str] = []
@@ -86,14 +89,16 @@ def _message_lines(history: History) -> list[str]:
         flush()
         if isinstance(item, ToolResult):
             lines.append(
-                f"ToolMessage(content={_literal(_content(list(item.content)))}, "
+                f"ToolMessage(content={_literal(_content(list(item.content), block))}, "
                 f"tool_call_id={item.tool_call_id!r}, name={item.name!r}, "
                 f"status={item.status!r}),"
             )
         else:
             kind = {"system": "SystemMessage", "user": "HumanMessage", "assistant": "AIMessage"}
             content = (
-                item.content if isinstance(item.content, str) else _content(list(item.content))
+                item.content
+                if isinstance(item.content, str)
+                else _content(list(item.content), block)
             )
             lines.append(f"{kind[item.role]}(content={_literal(content)}),")
     flush()
@@ -132,17 +137,21 @@ model = {model}
 {report}'''
 
 
-def repro_script(row: RowRef, history: History) -> str:
-    """The source of the reproducer script for `row` and `history`."""
-    spec = MODELS[row.api]
-    messages = "\n".join("    " + line.replace("\n", "\n    ") for line in _message_lines(history))
+def repro_script(
+    row: RowRef, history: History, block: Block = to_block, spec: ModelSpec | None = None
+) -> str:
+    """The source of the reproducer script for `row` and `history`, each part written by
+    `block`, sent by `spec.call` on the model `spec.source` builds (the row's chat model)."""
+    spec = spec or MODELS[row.api]
+    lines = _message_lines(history, block)
+    messages = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
     return _TEMPLATE.format(
         about=comment(f"Reproducer: {row.id}, {row.model}, the {row.api} api"),
         framework=spec.distribution,
-        distributions=f"langchain-core {spec.distribution}",
+        distributions=" ".join(dict.fromkeys(("langchain-core", spec.distribution))),
         model_import=spec.imports,
         recorder=repro_recorder(fixture_names(history)),
-        report=repro_report("model.bind_tools(tools).invoke(messages)", refusal="one line"),
+        report=repro_report(spec.call.format(model=row.model), refusal="one line"),
         tools=repr(tool_names(history)),
         messages=messages,
         model=spec.source.format(model=row.model),
