@@ -179,6 +179,13 @@ class LangChainTarget:
             payload = body_or_raise(row.api, send, token=token)
         return _struct_keys_sorted(payload) if row.api == "gemini-vertex" else payload
 
+    def invoke(
+        self, spec: ModelSpec, row: RowRef, base: str, tools: list[Any], messages: list[Any]
+    ) -> None:
+        """Send `messages` as a user of this entry point does: the row's chat model, the tools
+        bound, `invoke`."""
+        model(spec, row, base).bind_tools(tools).invoke(messages)
+
 
 _STRUCTS = {"functionCall": "args", "functionResponse": "response"}
 """The Part fields of a Gemini body and their `google.protobuf.Struct` member."""
@@ -210,13 +217,6 @@ def _struct_keys_sorted(value: Any, inside: bool = False) -> Any:
         else:
             out[key] = _struct_keys_sorted(item)
     return out
-
-    def invoke(
-        self, spec: ModelSpec, row: RowRef, base: str, tools: list[Any], messages: list[Any]
-    ) -> None:
-        """Send `messages` as a user of this entry point does: the row's chat model, the tools
-        bound, `invoke`."""
-        model(spec, row, base).bind_tools(tools).invoke(messages)
 
 
 class _Models(threading.local):
