@@ -48,6 +48,7 @@ __all__ = [
     "RaisesOnHostileNames",
     "RaisesWrongType",
     "RendersRandomly",
+    "SendsDocumentsAsImages",
     "SendsMediaTwice",
     "SendsUnsupported",
     "SendsUrlWithoutUrlForm",
@@ -572,6 +573,31 @@ class OpenAIAudioOnMistral(_Mutant):
             return value
 
         return reshape(payload)
+
+
+class SendsDocumentsAsImages(_Mutant):
+    """Puts every document into the api's image part, its media type and bytes (or URL)
+    intact: an OpenAI-chat `file` part becomes an `image_url` holding the PDF's data URL, an
+    Anthropic `document` block an `image` block with the PDF's source (as LiteLLM's Anthropic
+    Messages entry point does for OpenAI, BerriAI/litellm#6120)."""
+
+    name = "mutant-sends-documents-as-images"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def reshape(value: Any) -> Any:
+            if isinstance(value, dict):
+                block = cast("dict[str, Any]", value)
+                kind = block.get("type")
+                if row.api == "openai-chat" and kind == "file" and "file_data" in block["file"]:
+                    return {"type": "image_url", "image_url": {"url": block["file"]["file_data"]}}
+                if row.api == "anthropic" and kind == "document":
+                    return {"type": "image", "source": block["source"]}
+                return {k: reshape(v) for k, v in block.items()}
+            if isinstance(value, list):
+                return [reshape(v) for v in value]  # type: ignore[misc]
+            return value
+
+        return reshape(super().render(row, history))
 
 
 class ChangesHistoryInPlace(_Mutant):

@@ -34,6 +34,7 @@ from mutants import (
     NativeEverywhere,
     OpenAIAudioOnMistral,
     RaisesWrongType,
+    SendsDocumentsAsImages,
     SendsMediaTwice,
     SendsUnsupported,
     SendsUrlWithoutUrlForm,
@@ -314,6 +315,39 @@ def test_an_undefined_part_shape_is_malformed(matrix: Matrix) -> None:
     assert bad.observation.malformed is not None
     assert ".input_audio: expected a string, got dict" in bad.observation.malformed
     assert bad.first.payload is not None, "the payload is still there to snapshot"
+
+
+def test_a_document_in_an_image_part_is_malformed(matrix: Matrix) -> None:
+    """An image part holds images only (OpenAI: "Invalid MIME type. Only image types are
+    supported.", BerriAI/litellm#6120; Anthropic's image source takes image types): a PDF
+    there, its media type stated truly, is no fallback and no native document."""
+    runs = _runs(SendsDocumentsAsImages(), matrix)
+    documents = _ids(
+        matrix,
+        "api-accepts",
+        lambda c: (
+            c.api in ("openai-chat", "anthropic")
+            and c.content_type == "document"
+            and _rendered_media(c)
+        ),
+    )
+    reference = {c: run_cell(ReferenceTarget(), matrix.cell(c)) for c in documents}
+    by_id = {r.cell.id: r for r in runs}
+    moved = {c for c, r in reference.items() if by_id[c].first.payload != r.first.payload}
+    assert documents, "the matrix has rendered documents on both apis"
+    assert moved == documents, "the mutant moves every one of them"
+    assert _failing(runs, "api-accepts") == documents
+    assert _failing(runs, "no-silent-loss") == documents
+    assert _outcomes(runs, documents) == {"malformed"}
+    bad = next(r for r in runs if r.cell.id in documents and r.cell.api == "openai-chat")
+    item = next(i for i in bad.observation.items if i.content_type == "document")
+    assert item.detail.startswith("a document (application/pdf) in an image part"), item.detail
+    assert item.placed in ("fallback-marked", "native"), "where it sits is still reported"
+    # The reference sends the same documents in the apis' document parts: the other legal
+    # shape passes (test_reference_passes_every_check), and so do a mutant's images.
+    assert {r.observation.outcome for r in reference.values()} <= {"native", "fallback-marked"}
+    images = {r.cell.id for r in runs if r.cell.content_type == "image"}
+    assert not (_failing(runs, "api-accepts") & images)
 
 
 def test_a_history_changed_in_place_is_reported(matrix: Matrix) -> None:

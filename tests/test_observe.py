@@ -13,6 +13,7 @@ from typing import Any
 from conformance import marker
 from conformance.errors import NoRequestSent, UnsupportedContent
 from conformance.history import (
+    ContentType,
     History,
     Image,
     Message,
@@ -406,6 +407,43 @@ def test_a_wrong_data_url_type_is_altered_media_type() -> None:
     )
     assert observation.outcome == "altered: media type"
     assert "'image/jpeg'" in observation.items[0].detail
+
+
+def _data_url(content_type: ContentType) -> tuple[History, str]:
+    history = scenario(content_type, "inline", "result", calls=1)
+    part = fixture_part(content_type)
+    assert not isinstance(part, Text)
+    assert part.data is not None
+    return history, f"data:{part.media_type};base64,{base64.b64encode(part.data).decode()}"
+
+
+def test_media_in_a_part_of_another_media_type_is_malformed_not_carried() -> None:
+    """Each api part holds the media type it is defined for: a PDF in an `image_url` is
+    refused ("Invalid MIME type. Only image types are supported.", BerriAI/litellm#6120), an
+    audio file in a Chat `file` part too (it takes PDFs, trpc-group/trpc-agent-go#1816), so
+    neither is a fallback, although the media type the payload states is the history's."""
+    document, pdf = _data_url("document")
+    audio, wav = _data_url("audio")
+    video, mp4 = _data_url("video")
+    cases = [
+        (document, "get_document", {"type": "image_url", "image_url": {"url": pdf}}, "image"),
+        (audio, "get_audio", {"type": "file", "file": {"file_data": wav}}, "document"),
+        (video, "get_video", {"type": "image_url", "image_url": {"url": mp4}}, "image"),
+    ]
+    for history, name, part, carries in cases:
+        payload = chat(tool(""), user(text(marker.render(name, "call_1")), part), name=name)
+        observation = observe("openai-chat", history, payload, None)
+        item = observation.items[0]
+        assert observation.outcome == "malformed", (name, observation.detail)
+        assert item.where == "messages[3].content[1]"
+        assert item.placed == "fallback-marked", "where it sits is still said"
+        assert f"{carries} part, which openai-chat defines for" in item.detail, item.detail
+    # The same documents in the parts defined for them are carried.
+    right = {"type": "file", "file": {"file_data": pdf, "filename": "report.pdf"}}
+    payload = chat(
+        tool(""), user(text(marker.render("get_document", "call_1")), right), name="get_document"
+    )
+    assert outcome_of(document, payload) == "fallback-marked"
 
 
 def gemini(*parts: dict[str, Any]) -> dict[str, Any]:

@@ -251,6 +251,15 @@ def _classify_media(
                 placed=outcome,
                 sent_as=sent_as,
             )
+        if (carries := slot.part.kind) in _MEDIA_KINDS and carries != media.type:
+            return seen(
+                "malformed",
+                slot.part.path,
+                f"{_article(media.type)} {media.type} ({media.media_type}) in {_article(carries)}"
+                f" {carries} part, which {ctx.view.api} defines for {_PLURAL[carries]} only",
+                placed=outcome,
+                sent_as=sent_as,
+            )
         return seen(outcome, slot.part.path, why, sent_as=sent_as)
     for slot in ctx.slots:
         part = slot.part
@@ -283,6 +292,20 @@ def _classify_media(
         return seen("altered: bytes", part.path, f"a {part.kind} with {what}", placed=outcome)
     outcome, where, detail = _lost(ctx, media)
     return seen(outcome, where, detail)
+
+
+_MEDIA_KINDS: frozenset[str] = frozenset({"image", "document", "audio", "video"})
+"""The media kinds a locator names a part by (from its block type where the api defines the
+block for one media type: an `image_url` part is an image part whatever it holds). An item in
+a part of another kind is `malformed`: the api refuses it or reads it as what it is not (a PDF
+in an OpenAI `image_url`: 400 "Invalid MIME type. Only image types are supported.",
+BerriAI/litellm#6120; audio in a Chat `file` part, which takes PDFs: 400 "Expected a
+base64-encoded data URL with an application/pdf MIME type", trpc-group/trpc-agent-go#1816)."""
+_PLURAL = {"image": "images", "document": "documents", "audio": "audio", "video": "video"}
+
+
+def _article(kind: str) -> str:
+    return "an" if kind[0] in "aeiou" else "a"
 
 
 def _lost(ctx: Context, media: Media) -> tuple[Outcome, str, str]:
