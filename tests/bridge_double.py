@@ -105,6 +105,9 @@ started anew for every render, within the cell time limit."""
 
 
 def main() -> None:
+    if pids := os.environ.get("BRIDGE_PID_FILE"):  # where a test finds the processes it made
+        with open(pids, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\n")
     if MODE not in NEVER_SERVES:  # import before the handshake, outside any render's limit
         importlib.import_module("conformance.targets.reference")
     handshake()

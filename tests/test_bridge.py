@@ -8,15 +8,17 @@ they are compared with are `tests/hostile.py`'s.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bridge_targets import command, environment
+from bridge_targets import Hangs, command, environment
 from conformance.adoption.verify_bridge import verify_bridge
-from conformance.judging import guard
+from conformance.judging import guard, isolation
 from conformance.judging.observe import is_refusal
 from conformance.reports.results import load_results
 from conformance.scenarios.build import scenario
@@ -147,6 +149,48 @@ def test_under_the_suite_a_hang_is_the_suites_own_timeout_and_the_next_render_is
     assert isinstance(first, guard.CellTimeout)
     assert second is None
     assert payload == ReferenceTarget().render(ROW, IMAGE)
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` still runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    if stat.exists():
+        return stat.read_text(encoding="utf-8").rsplit(")", 1)[1].split()[0] != "Z"
+    return True
+
+
+def _survivors(pids: Path, within: float = 10.0) -> list[int]:
+    made = [int(line) for line in pids.read_text(encoding="utf-8").split()]
+    deadline = time.monotonic() + within
+    while (alive := [p for p in made if _running(p)]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return alive
+
+
+def test_a_hung_bridge_process_ends_with_its_target_in_a_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a first timeout the suite renders a target in a worker process, which makes the
+    target, and so the bridge process, anew. The hung render gets the worker killed; the bridge
+    process the worker started must end with it, not hang on, an orphan, after the run."""
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("BRIDGE_PID_FILE", str(pids))  # inherited by the worker and its bridge
+    target = Hangs()
+    isolated = isolation.Isolated("bridge_targets:Hangs", target)
+    guard.set_time_limit(1.0)
+    try:
+        with pytest.raises(guard.CellTimeout, match="its worker process was killed"):
+            isolated.render(ROW, IMAGE)
+    finally:
+        guard.set_time_limit(guard.DEFAULT_TIME_LIMIT)
+    isolated.close()
+    target.close()
+    assert len(pids.read_text(encoding="utf-8").split()) == 2, "this process's and the worker's"
+    assert _survivors(pids) == []
 
 
 @pytest.mark.parametrize("mode", ["bad-handshake", "no-handshake"])

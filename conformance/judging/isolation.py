@@ -14,12 +14,20 @@ The worker resolves the target from its spec (`--conformance-target`) with the r
 pickled. An exception that cannot be pickled comes back as `WorkerError` with its class name
 and message; a worker that dies (a segfault, `os._exit`) is a `WorkerError` naming its exit
 code. A history a render changes in place is changed in the worker's copy only.
+
+The worker leads a process group of its own, and the whole group is killed: what its target
+started (the bridge process a bridge target makes anew in the worker) ends with it instead of
+hanging on, an orphan, after the run.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import multiprocessing
+import os
 import pickle
+import signal
 import sys
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -47,7 +55,12 @@ def wants_isolation(target: object) -> bool:
 
 
 def _serve(conn: Connection, spec: str, path: list[str]) -> None:  # pragma: no cover - a child
-    """The worker: make the target, then answer `(method, row, history)` requests in turn."""
+    """The worker: make the target, then answer `(method, row, history)` requests in turn.
+
+    It leads a process group of its own first, so that the processes its target starts (a
+    bridge, a language server) are in it and are killed with it (`Isolated.close`)."""
+    if hasattr(os, "setpgid"):
+        os.setpgid(0, 0)
     sys.path[:] = path
     from conformance.targets import resolve_target
 
@@ -111,6 +124,30 @@ class _Raised:
         return error
 
 
+_workers: set[BaseProcess] = set()
+"""The workers started and not yet closed, killed with their groups when the run's process
+ends (before `multiprocessing` ends daemonic workers alone, with SIGTERM)."""
+
+
+def _kill_group(process: BaseProcess) -> None:
+    """SIGKILL the worker's process group (it leads one once it has started, `_serve`), else
+    the worker alone."""
+    pid = process.pid
+    if pid is not None and hasattr(os, "killpg"):
+        with contextlib.suppress(OSError):  # not yet a leader, or already gone
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGKILL)
+    process.kill()
+
+
+@atexit.register
+def _kill_all() -> None:  # pyright: ignore[reportUnusedFunction]
+    for process in list(_workers):
+        _kill_group(process)
+        process.join(5)
+    _workers.clear()
+
+
 class Isolated:
     """A target whose `render` and `render_stored` run in a worker process with a hard time
     limit; every other attribute is the target's own (read in this process)."""
@@ -139,12 +176,15 @@ class Isolated:
         return self._call("render_stored", row, history)
 
     def close(self) -> None:
-        """Kill the worker (renders after this start a new one)."""
+        """Kill the worker and every process its target started (renders after this start a
+        new one). A worker killed alone would leave them running: a hung bridge process, whose
+        own parent was the worker, never reads the end of its input."""
         if self._conn is not None:
             self._conn.close()
         if self._process is not None:
-            self._process.kill()
+            _kill_group(self._process)
             self._process.join(5)
+            _workers.discard(self._process)
         self._process, self._conn = None, None
 
     def _start(self) -> Connection:
@@ -154,6 +194,7 @@ class Isolated:
             target=_serve, args=(child, self.spec, list(sys.path)), daemon=True
         )
         process.start()
+        _workers.add(process)
         child.close()
         self._process, self._conn = process, parent
         ok, value = self._answer(parent, _START_LIMIT, "start")
