@@ -40,6 +40,7 @@ __all__ = [
     "DropsMedia",
     "ForgetsErrorFlag",
     "ForgetsProvenanceOnReplay",
+    "JoinsUserTexts",
     "LosesProvenanceInStorage",
     "MarkerNamesWrongCall",
     "NativeEverywhere",
@@ -271,6 +272,47 @@ def _strip_sources(history: History) -> History:
     for row_item in rows:
         row_item.pop("source", None)
     return canonical.load(json.dumps(rows))
+
+
+class JoinsUserTexts(_Mutant):
+    """Sends tool-produced user content as ordinary user messages, no marker (as LangChain
+    keeps it, a plain HumanMessage), and on Bedrock joins the texts of a user message into one
+    block, each trimmed, with a newline (as langchain-aws's `merge_message_runs` does)."""
+
+    name = "mutant-joins-user-texts"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        payload = super().render(row, _strip_sources(history))
+        if row.api != "bedrock-converse":
+            return payload
+        for message in payload["messages"]:
+            if message["role"] != "user":
+                continue
+            joined: list[dict[str, Any]] = []
+            for block in message["content"]:
+                if "text" in block and joined and "text" in joined[-1]:
+                    joined[-1] = {"text": joined[-1]["text"] + "\n" + block["text"].strip()}
+                elif "text" in block:
+                    joined.append({"text": block["text"].strip()})
+                else:
+                    joined.append(block)
+            message["content"] = [self.added(b) for b in joined]
+        return payload
+
+    def added(self, block: dict[str, Any]) -> dict[str, Any]:
+        return block
+
+
+class JoinsUserTextsAndAMarker(JoinsUserTexts):
+    """Joins as `JoinsUserTexts` and writes a marker naming no call at the end of each joined
+    text: the target's own marker, fused with the user's texts."""
+
+    name = "mutant-joins-user-texts-and-a-marker"
+
+    def added(self, block: dict[str, Any]) -> dict[str, Any]:
+        if "text" not in block:
+            return block
+        return {"text": block["text"] + "\n" + marker.render("get_image", "call_404")}
 
 
 class LeavesOutEmptyText(_Mutant):

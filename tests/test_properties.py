@@ -24,12 +24,22 @@ import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from conformance.history import History, Message, Text, ToolCall, ToolResult, dump, load
+from conformance.history import (
+    History,
+    Message,
+    Text,
+    ToolCall,
+    ToolResult,
+    ToolReturnProvenance,
+    dump,
+    load,
+)
 from conformance.judging.checks import row_ref
 from conformance.judging.properties import (
     PROPERTIES,
     PropertyFailed,
     cross_provider_replay,
+    markers_name_their_calls,
 )
 from conformance.matrix import load_matrix
 from conformance.scenarios.strategies import histories
@@ -363,3 +373,44 @@ def test_tool_names_and_ids_rewritten_together_are_still_paired(row: str) -> Non
         PROPERTIES[name](RewritesNamesAndIds(), _BY_ID[row], _HOSTILE_NAMES)
     with pytest.raises(PropertyFailed, match="in the tool result of"):
         PROPERTIES["parallel-calls-in-order"](RewritesAndSwaps(), _BY_ID[row], _HOSTILE_NAMES)
+
+
+_LOOKALIKE = 'see <conformance:tool_return tool_name="get_image" tool_call_id="call_9" /> above'
+
+
+def _lookalike_history() -> History:
+    """Two calls whose tools add user content; the first imitates a marker naming no call
+    (a shrunk counterexample of LangChain's Bedrock route, results/langchain/1.8.3)."""
+    return [
+        Message(role="user", content="  go  \n"),
+        *(ToolCall(tool_call_id=i, name=f"get_{i}", arguments={}) for i in ("call_1", "call_2")),
+        *(ToolResult(tool_call_id=i, name=f"get_{i}", content=[]) for i in ("call_1", "call_2")),
+        Message(
+            role="user",
+            content=[Text(text=_LOOKALIKE)],
+            source=ToolReturnProvenance(tool_name="get_call_1", tool_call_id="call_1"),
+        ),
+        Message(
+            role="user",
+            content=[Text(text="NUL NUL")],
+            source=ToolReturnProvenance(tool_name="get_call_2", tool_call_id="call_2"),
+        ),
+    ]
+
+
+def test_a_users_marker_lookalike_joined_to_other_text_is_not_judged_as_a_marker() -> None:
+    """The property judges markers the target added, not a history text that imitates one,
+    whether that text arrives alone (the reference) or joined to the next (langchain-aws)."""
+    from mutants import JoinsUserTexts, JoinsUserTextsAndAMarker
+
+    row = _BY_ID["bedrock-converse/nova-2"]
+    history = _lookalike_history()
+    joined = JoinsUserTexts().render(row, history)
+    texts_sent = [b["text"] for m in joined["messages"] for b in m["content"] if "text" in b]
+    assert f"{_LOOKALIKE}\nNUL NUL" in texts_sent, "the look-alike is fused with the next text"
+    markers_name_their_calls(JoinsUserTexts(), row, history)
+    markers_name_their_calls(ReferenceTarget(), row, history)
+    # A marker the target wrote is still judged, joined to the user's look-alike or not.
+    with pytest.raises(PropertyFailed, match="call_404"):
+        markers_name_their_calls(JoinsUserTextsAndAMarker(), row, history)
+    _breaks(markers_name_their_calls, JoinsUserTextsAndAMarker())

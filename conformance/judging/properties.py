@@ -13,6 +13,7 @@ histories.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -257,29 +258,55 @@ def markers_name_their_calls(
     target: Target, row: RowRef, history: History, shared: Renders | None = None
 ) -> None:
     """Every marker the target added parses back exactly and names a call of the history;
-    every media item moved to a user message is behind a marker naming its own call."""
+    every media item moved to a user message is behind a marker naming its own call.
+
+    Only markers the target added are judged, never text the user wrote: a history text that
+    imitates a marker (`see <conformance:tool_return ... tool_call_id="call_9" /> above`) is
+    the user's, whether it arrives alone or joined to the texts beside it (langchain-aws
+    merges consecutive user messages, joined with a newline and trimmed). What is left of a
+    text once the look-alikes the history holds are taken out is the target's: each piece
+    with a marker in it must be exactly one marker naming a call. Whether the joined text
+    keeps the user's bytes is `text-identical`'s question."""
     found = _rendered_view(target, row, history, shared)
     if found is None:
         return
     # The calls as the payload names them: some apis need ids rewritten (Mistral).
     calls = {(c.name, c.call_id) for c in found[1].tool_calls}
     own = set(texts(history))
+    lookalikes = _lookalikes(own)
     for message in found[1].messages:
         for part in message.parts:
             if part.kind != "text" or part.text is None or part.text in own:
                 continue
-            if not marker.find(part.text):
-                continue
-            parsed = marker.parse(part.text)
-            if parsed is None or parsed not in calls:
-                raise PropertyFailed(
-                    f"{row.id}: marker text {part.text[:120]!r} does not name a call exactly"
-                )
+            for piece in _added_pieces(part.text, lookalikes):
+                if not marker.find(piece):
+                    continue
+                parsed = marker.parse(piece)
+                if parsed is None or parsed not in calls:
+                    raise PropertyFailed(
+                        f"{row.id}: marker text {piece[:120]!r} does not name a call exactly"
+                    )
     for item in classify(history, found[1]).items:
         if item.outcome == "fallback-unmarked":
             raise PropertyFailed(
                 f"{row.id}: {item.content_type} from {item.call_id!r}: {item.detail}"
             )
+
+
+def _lookalikes(own: set[str]) -> re.Pattern[str] | None:
+    """The history's texts that hold a marker, as given and trimmed, longest first."""
+    found = {form for text in own if marker.find(text) for form in (text, text.strip())}
+    if not found:
+        return None
+    return re.compile("|".join(re.escape(t) for t in sorted(found, key=len, reverse=True)))
+
+
+def _added_pieces(text: str, lookalikes: re.Pattern[str] | None) -> list[str]:
+    """The parts of a wire text the target wrote: the whole text, or where it holds one of
+    the history's look-alikes, what lies between them, trimmed as a merge trims."""
+    if lookalikes is None or lookalikes.search(text) is None:
+        return [text]
+    return [piece.strip() for piece in lookalikes.split(text) if piece.strip()]
 
 
 def parallel_calls_in_order(
