@@ -42,7 +42,7 @@ from conformance.paths import PathProblem
 from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.recording.media import collect, store_of, write_blobs
 from conformance.recording.media_audit import MediaAudit, snapshot_problems
-from conformance.running import preflight, runlog, selection
+from conformance.running import preflight, property_gate, runlog, selection
 from conformance.running.applicable import declared_not_applicable, not_applicable_reason
 from conformance.running.config import (
     ConfigError,
@@ -491,9 +491,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """A live recording needs every selected api's keys: say which are missing, up front."""
+    """The property tests selected, so that a target's shared renders go once its last one ends
+    (`property_gate.plan`). A live recording needs every selected api's keys: say which are
+    missing, up front."""
     state = session.config.stash.get(_STATE, None)
-    if state is None or state.record != "live":
+    if state is None:
+        return
+    property_gate.plan(
+        getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case")
+        for item in session.items
+    )
+    if state.record != "live":
         return
     apis = {
         case.cell.api
