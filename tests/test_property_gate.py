@@ -324,9 +324,11 @@ def test_a_targets_shared_renders_go_when_its_last_planned_property_ends() -> No
     single = [i for i, name in enumerate(names) if name in PROPERTIES]
     assert all(kept[i] > 0 for i in single[:-1])
     assert kept[single[-1]] == 0
-    assert kept[-1] == 0 and not _mine(target)
+    assert kept[-1] == 0
+    assert not _mine(target)
     gc.collect()
-    assert held is not None and held() is None  # nothing else holds the payloads
+    assert held is not None
+    assert held() is None  # nothing else holds the payloads
     # and the verdicts are those of the searches with every render kept
     assert {"deterministic", "storage-round-trip"} <= failed
     kept_all = RendersRandomly()

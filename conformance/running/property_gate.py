@@ -178,9 +178,7 @@ def plan(cases: Iterable[object]) -> None:
     made after collection, an xdist worker given part of the tests) keeps the bound of
     `_SHARED_TARGETS` targets."""
     _PENDING.clear()
-    _PENDING.update(
-        c.target for c in cases if isinstance(c, PropertyCase) and c.name in PROPERTIES
-    )
+    _PENDING.update(c.target for c in cases if isinstance(c, PropertyCase) and c.name in PROPERTIES)
 
 
 def _ended(case: PropertyCase, target: Target) -> None:
