@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import sys
 import types
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +26,7 @@ from conformance.running.property_gate import (
     _TRIED,  # pyright: ignore[reportPrivateUsage]
     PropertyCase,
     Search,
+    plan,
     run_property,
     search,
     summarize,
@@ -292,3 +295,57 @@ def test_a_render_that_changed_its_history_is_not_shared_and_verdicts_are_as_alo
     assert not search("total", kept, ROWS, 12).failed
     (renders,) = [r for r in _SHARED if r.target is kept]  # pyright: ignore[reportPrivateUsage]
     assert len(renders.kept) == len(set(kept.direct))  # an unchanged history's render is kept
+
+
+def _mine(target: object) -> list[Any]:
+    return [r for r in _SHARED if r.target is target]  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_targets_shared_renders_go_when_its_last_planned_property_ends() -> None:
+    # As the plugin plans a run at the end of collection: the seven single-row properties and
+    # the replay, `deterministic` last so that the rendering it starts from is a shared one.
+    target = RendersRandomly()
+    names = [name for name in PROPERTY_LEVELS if name != "deterministic"] + ["deterministic"]
+    cases = [PropertyCase("mutants:RendersRandomly", name) for name in names]
+    _TRIED.clear()  # pyright: ignore[reportPrivateUsage]
+    plan([*cases, "not a property case"])
+    kept: list[int] = []
+    failed: set[str] = set()
+    held: weakref.ref[Any] | None = None
+    for case in cases:
+        try:
+            run_property(case, target, ROWS, 20, None, {})
+        except pytest.fail.Exception:
+            failed.add(case.name)
+        mine = _mine(target)
+        held = weakref.ref(mine[0]) if mine else held
+        kept.append(sum(len(r.kept) for r in mine))
+    # kept while a single-row property is left to run, and let go after the last one
+    single = [i for i, name in enumerate(names) if name in PROPERTIES]
+    assert all(kept[i] > 0 for i in single[:-1])
+    assert kept[single[-1]] == 0
+    assert kept[-1] == 0
+    assert not _mine(target)
+    gc.collect()
+    assert held is not None
+    assert held() is None  # nothing else holds the payloads
+    # and the verdicts are those of the searches with every render kept
+    assert {"deterministic", "storage-round-trip"} <= failed
+    kept_all = RendersRandomly()
+    _TRIED.clear()  # pyright: ignore[reportPrivateUsage]
+    alone = {name: search(name, kept_all, ROWS, 20) for name in names}
+    assert {n for n, found in alone.items() if found.failed} == failed
+    assert _mine(kept_all)  # without a plan the renders stay (the bound of four targets)
+
+
+def test_a_gate_run_keeps_no_shared_renders_once_its_properties_ended(
+    project: pytest.Pytester,
+) -> None:
+    _SHARED.clear()  # pyright: ignore[reportPrivateUsage]
+    run = project.runpytest("-k", "property/", "--conformance-property-examples", "10")
+    run.assert_outcomes(passed=len(PROPERTY_LEVELS))
+    assert not _SHARED  # pyright: ignore[reportPrivateUsage]
+    # a selection is planned as selected: its own last single-row property lets them go
+    run = project.runpytest("-k", "property/ and not storage-round-trip and not cross")
+    run.assert_outcomes(passed=len(PROPERTY_LEVELS) - 2)
+    assert not _SHARED  # pyright: ignore[reportPrivateUsage]

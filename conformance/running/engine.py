@@ -9,6 +9,7 @@ pays for none of the imports below (pydantic, ruamel.yaml, syrupy's extension, t
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import warnings
@@ -42,7 +43,7 @@ from conformance.paths import PathProblem
 from conformance.recording.cassettes import Cassettes, MissingKeys, Origin, live_keys
 from conformance.recording.media import collect, store_of, write_blobs
 from conformance.recording.media_audit import MediaAudit, snapshot_problems
-from conformance.running import preflight, runlog, selection
+from conformance.running import preflight, property_gate, runlog, selection
 from conformance.running.applicable import declared_not_applicable, not_applicable_reason
 from conformance.running.config import (
     ConfigError,
@@ -491,9 +492,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """A live recording needs every selected api's keys: say which are missing, up front."""
+    """The property tests selected, so that a target's shared renders go once its last one ends
+    (`property_gate.plan`). A live recording needs every selected api's keys: say which are
+    missing, up front."""
     state = session.config.stash.get(_STATE, None)
-    if state is None or state.record != "live":
+    if state is None:
+        return
+    property_gate.plan(
+        getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case")
+        for item in session.items
+    )
+    _Frozen.now()
+    if state.record != "live":
         return
     apis = {
         case.cell.api
@@ -507,6 +517,37 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         state.live_keys = live_keys(apis, os.environ)
     except MissingKeys as error:
         raise pytest.UsageError(str(error)) from None
+
+
+class _Frozen:
+    """What was loaded before, kept out of the cycle collector's full collections.
+
+    A run holds hundreds of thousands of long-lived objects that are never garbage: the
+    modules, classes and pydantic schemas of the plugin, the targets and the provider SDKs
+    (imported on first use by `sdk-schema` and `cassette`). Each of Python's full collections
+    walks all of them; on the reference run the dozen it made took about 1.9 s of 13 s CPU
+    (docs/performance.md). So at the end of collection, and after a conformance test during
+    which a module was loaded, what is alive is moved to the permanent generation
+    (`gc.freeze`): those objects are freed by reference counting as before, and only a cycle
+    among them that became garbage later is left to the end of the process. Nothing judged
+    depends on when the collector runs."""
+
+    modules = 0
+
+    @classmethod
+    def now(cls) -> None:
+        gc.freeze()
+        cls.modules = len(sys.modules)
+
+    @classmethod
+    def if_loaded(cls) -> None:
+        if len(sys.modules) != cls.modules:
+            cls.now()
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    if _STATE in item.config.stash and item.get_closest_marker("conformance") is not None:
+        _Frozen.if_loaded()
 
 
 class _Recorder:

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import copy
 import sys
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
@@ -40,6 +41,9 @@ from conformance.judging.properties import PROPERTIES, Property, PropertyFailed,
 from conformance.scenarios.strategies import histories
 from conformance.targets.base import RowRef, Target
 
+# `plan` is public too, and left out on purpose: hypothesis draws from the short string literals
+# of every loaded local module, so a new name here would change the histories the searches try
+# (as `conformance.judging.properties` leaves out `Renders`).
 __all__ = [
     "DEFAULT_EXAMPLES",
     "Declared",
@@ -156,8 +160,36 @@ _SHARED: list[Renders] = []
 """The renders of the targets searched last, the newest first (`_shared`)."""
 
 _SHARED_TARGETS: Final = 4
-"""How many targets keep their renders: the plugin searches one target's properties one after
-another, so the renders of a target no longer searched are let go."""
+"""How many targets keep their renders at most: the plugin searches one target's properties one
+after another, so the renders of a target no longer searched are let go. Where the run's plan
+is known (`plan`), a target's renders go as soon as its last single-row property ends."""
+
+_PENDING: Counter[str] = Counter()
+"""Per target spec, the single-row property tests of this run that have not ended yet
+(`plan`, `_ended`)."""
+
+
+def plan(cases: Iterable[object]) -> None:
+    """The tests this run will run (the plugin's, at the end of collection; anything that is not
+    a `PropertyCase` is ignored). A target's shared renders are let go when the last of its
+    single-row properties among them ends, instead of being kept for the process: a search
+    keeps about one payload per history and rendering mode, media included (4,000 payloads at
+    the nightly's 2,000 examples). A target whose properties are not all run here (a selection
+    made after collection, an xdist worker given part of the tests) keeps the bound of
+    `_SHARED_TARGETS` targets."""
+    _PENDING.clear()
+    _PENDING.update(c.target for c in cases if isinstance(c, PropertyCase) and c.name in PROPERTIES)
+
+
+def _ended(case: PropertyCase, target: Target) -> None:
+    """`case` ended: its target's renders go once none of its planned single-row properties
+    is left to run."""
+    if case.name not in PROPERTIES or case.target not in _PENDING:
+        return
+    _PENDING[case.target] -= 1
+    if _PENDING[case.target] <= 0:
+        del _PENDING[case.target]
+        _SHARED[:] = [r for r in _SHARED if r.target is not target]
 
 
 def _shared(target: Target) -> Renders:
@@ -342,7 +374,22 @@ def run_property(
     record: dict[str, Any],
 ) -> None:
     """The body of a generated property test: search, then pass, fail or xfail, filling in
-    `record` (the results line) as it goes."""
+    `record` (the results line) as it goes. Once it ends, the renders its target's properties
+    share are let go if it was the last of them (`plan`)."""
+    try:
+        _judge(case, target, rows, examples, declared, record)
+    finally:
+        _ended(case, target)
+
+
+def _judge(
+    case: PropertyCase,
+    target: Target,
+    rows: Sequence[RowRef],
+    examples: int,
+    declared: Declared | None,
+    record: dict[str, Any],
+) -> None:
     record.update(
         {
             "kind": "result",
