@@ -6,6 +6,7 @@
                                                   exit 2 on a row past it
     conformance init [DIR] --target-name NAME     scaffold a framework repository
     conformance deviations RESULTS --target NAME [--reasons RULES.yaml] -o FILE
+    conformance classes RESULTS --target NAME [--reasons RULES.yaml]
     conformance schema [--deviations] [-o matrix.schema.json]
     conformance report RESULTS... [--format md|json|html] [--snapshots DIR] [--matrix FILE]
                                   [-o FILE]
@@ -133,6 +134,12 @@ def _deviations(args: argparse.Namespace) -> int:
     from conformance.adoption import init as adoption
 
     return adoption.write_deviations(args.results, args.target, args.reasons, args.output)
+
+
+def _classes(args: argparse.Namespace) -> int:
+    from conformance.adoption import classes
+
+    return classes.write_classes(args.results, args.target, args.reasons)
 
 
 def _day(text: str) -> dt.date:
@@ -399,6 +406,15 @@ def _parser() -> argparse.ArgumentParser:
     devs.add_argument("-o", "--output", help="write here instead of stdout")
     devs.set_defaults(run=_deviations)
 
+    kinds = commands.add_parser(
+        "classes",
+        help="print a target's required failures by class (the rules of its reasons file)",
+    )
+    kinds.add_argument("results", help="a results file (JSON Lines) of a run of the target")
+    kinds.add_argument("--target", required=True, help="the target's name in the results")
+    kinds.add_argument("--reasons", help="person-written rules: deviations/<target>.reasons.yaml")
+    kinds.set_defaults(run=_classes)
+
     schema = commands.add_parser("schema", help="print the JSON Schema of matrix.yaml")
     schema.add_argument(
         "--deviations", action="store_true", help="the schema of a deviations file instead"
@@ -552,7 +568,17 @@ def _parser() -> argparse.ArgumentParser:
 
 
 _READING = frozenset(
-    {"report", "merge", "diff", "badges", "compare", "deviations", "site", "import-results"}
+    {
+        "report",
+        "merge",
+        "diff",
+        "badges",
+        "compare",
+        "deviations",
+        "classes",
+        "site",
+        "import-results",
+    }
 )
 """Commands that read results files: their objects (300,000 for 100,000 lines) live until the
 command ends and hold no cycle, so the cycle collector, walking them again and again as they

@@ -154,6 +154,27 @@ def test_every_page_and_link_is_inside_the_site(site: Path) -> None:
     assert (site / MARKER).exists()
 
 
+def test_variant_names_only_a_frameworks_entry_point_and_the_media_is_given_as(
+    site: Path,
+) -> None:
+    """On the site "variant" means another entry point of a framework, run with it; a cell's
+    source and style are what its media is "given as", in the filter, the chips, the legend
+    and the cell page. These releases have no variants, so no page says the word."""
+    pages = {p: p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
+    scripts = [p.read_text(encoding="utf-8") for p in site.rglob("*.js")]
+    said = sorted(
+        str(p.relative_to(site)) for p, text in pages.items() if "variant" in text.lower()
+    )
+    assert said == []
+    front = pages[site / "index.html"]
+    assert '<label>given as<select name="given">' in front
+    assert '<option value="inline-result">inline · result</option>' in front
+    assert 'data-given="inline-result"' in front
+    assert any('value("given")' in js and "chip.dataset.given" in js for js in scripts)
+    cell = pages[site / "cells" / f"{IMAGE}.html"]
+    assert "<dt>Given as</dt>" in cell, cell
+
+
 def test_the_front_page_is_the_grid_in_the_matrix_order_with_words(site: Path) -> None:
     page = (site / "index.html").read_text(encoding="utf-8")
     rows = re.findall(r'<tr data-api="[^"]+" data-content="([^"]+)"><th scope="row">([^<]+)', page)

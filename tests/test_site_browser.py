@@ -219,6 +219,34 @@ def test_filters_answer_the_question_and_keep_it_in_the_address(
     assert _errors(chrome) == []
 
 
+def test_the_given_as_filter_shows_the_media_given_that_way_and_reads_older_links(
+    chrome: WebDriver, site: Path
+) -> None:
+    """The "given as" filter (source and style; "variant" is a framework's entry point) keeps
+    only the entries given that way; an address written before it was renamed (`#variant=`)
+    asks the same question."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+
+    def shown() -> set[str]:
+        chips = chrome.find_elements(By.CSS_SELECTOR, "#grid a.chip")
+        return {c.get_attribute("data-given") or "" for c in chips if c.is_displayed()}
+
+    _open(chrome, site / "index.html", DESKTOP)
+    assert shown() >= {"inline-result", "url-result"}
+    Select(chrome.find_element(By.NAME, "given")).select_by_value("url-result")
+    assert shown() == {"url-result"}
+    assert urlsplit(str(chrome.current_url)).fragment == "given=url-result"
+    chrome.get((site / "index.html").as_uri() + "#variant=inline-result")
+    chrome.refresh()
+    assert shown() == {"inline-result"}
+    assert Select(chrome.find_element(By.NAME, "given")).first_selected_option.text == (
+        "inline · result"
+    )
+    assert urlsplit(str(chrome.current_url)).fragment == "given=inline-result"
+    assert _errors(chrome) == []
+
+
 def test_front_page_on_a_phone(chrome: WebDriver, site: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.select import Select

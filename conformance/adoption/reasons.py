@@ -7,6 +7,8 @@ rules:              # first match wins; every key of `when` is optional and all 
     reason: "..."
     link: https://github.com/...    # optional, upstream only
     notes: docs/<target>.md#anchor  # optional
+    title: "..."                    # optional: the class's name (`conformance classes`)
+    sample: "..."                   # optional: one outcome of it read in the source
 ```
 
 `when` also takes `cell`, a regular expression searched in the cell id. `check` matches when the
@@ -30,7 +32,16 @@ from conformance.judging.levels import PROPERTY_LEVELS
 from conformance.matrix import LocatedError
 from conformance.reports.results import Expect, Outcome, PropertyLine, ResultLine, Results
 
-__all__ = ["Rule", "Rules", "RulesError", "from_results", "load_rules", "render_deviations"]
+__all__ = [
+    "Rule",
+    "Rules",
+    "RulesError",
+    "from_results",
+    "load_rules",
+    "render_deviations",
+    "rule_for_cell",
+    "rule_for_property",
+]
 
 
 class _Frozen(BaseModel):
@@ -63,6 +74,12 @@ class Rule(_Frozen):
     reason: Annotated[str, Field(min_length=1)]
     link: Annotated[str, Field(pattern=r"^https?://\S+$")] | None = None
     notes: str | None = None
+    title: str | None = None
+    """The class's name in the docs' table of required failures (`conformance classes`);
+    rules with the same title are one class."""
+    sample: str | None = None
+    """One outcome of the class read by hand in the framework's source: the cell, the file
+    and the function (`conformance classes`)."""
 
 
 class Rules(_Frozen):
@@ -139,12 +156,10 @@ def from_results(results: Results, target: str, rules: Rules) -> list[dict[str, 
                 cells.setdefault(line.cell, []).append(line)
     out: list[dict[str, Any]] = []
     for cell, lines in cells.items():
-        failing = [
-            x for x in lines if x.verdict in ("fail", "xfail") and x.check in DECLARABLE_CHECKS
-        ]
+        failing = _failing(lines)
         if not failing:
             continue
-        rule = next((r for r in rules.rules if _matches(r.when, lines, failing)), None)
+        rule = _first(rules, lines, failing)
         checks = [x.check for x in failing]
         entry: dict[str, Any] = {
             "cell": cell,
@@ -155,6 +170,26 @@ def from_results(results: Results, target: str, rules: Rules) -> list[dict[str, 
         out.append(_reasoned(entry, rule))
     out += _property_entries(results, target, rules)
     return out
+
+
+def _failing(lines: Sequence[ResultLine]) -> list[ResultLine]:
+    return [x for x in lines if x.verdict in ("fail", "xfail") and x.check in DECLARABLE_CHECKS]
+
+
+def _first(rules: Rules, lines: Sequence[ResultLine], failing: Sequence[ResultLine]) -> Rule | None:
+    return next((r for r in rules.rules if _matches(r.when, lines, failing)), None)
+
+
+def rule_for_cell(rules: Rules, lines: Sequence[ResultLine]) -> Rule | None:
+    """The rule that gives a cell (all its result lines) its reason, as `from_results` picks
+    it; None where no rule matches or the cell fails no check it may declare."""
+    failing = _failing(lines)
+    return _first(rules, lines, failing) if failing else None
+
+
+def rule_for_property(rules: Rules, line: PropertyLine) -> Rule | None:
+    """The rule that gives a failing property its reason, as `from_results` picks it."""
+    return next((r for r in rules.rules if _matches_property(r.when, line)), None)
 
 
 def _reasoned(entry: dict[str, Any], rule: Rule | None) -> dict[str, Any]:
@@ -175,7 +210,7 @@ def _property_entries(results: Results, target: str, rules: Rules) -> list[dict[
         for line in file.properties:
             if line.target != target or line.verdict not in ("fail", "xfail"):
                 continue
-            rule = next((r for r in rules.rules if _matches_property(r.when, line)), None)
+            rule = rule_for_property(rules, line)
             entry: dict[str, Any] = {
                 "cell": line.cell,
                 "checks": [line.check],

@@ -331,7 +331,7 @@ def _grid(columns: list[Release]) -> list[GridRow]:
                             for c in column.cells.values()
                             if c.id.rsplit("/", 3)[0] == row and c.content_type == content_type
                         ),
-                        key=_variant,
+                        key=_given_as,
                     ),
                 )
                 for column in columns
@@ -341,14 +341,16 @@ def _grid(columns: list[Release]) -> list[GridRow]:
     ]
 
 
-_VARIANTS: tuple[tuple[str, str], ...] = tuple(
+_GIVEN_AS: tuple[tuple[str, str], ...] = tuple(
     (source, style) for source in get_args(Source) for style in get_args(Style)
 )
+"""Every source and style a cell's media can be given as (not a variant: that is another entry
+point of a framework)."""
 
 
-def _variant(cell: CellReport) -> int:
+def _given_as(cell: CellReport) -> int:
     """Inline before url, result before prompt before error: the order glyphs are shown in."""
-    return _VARIANTS.index((cell.source, cell.style))
+    return _GIVEN_AS.index((cell.source, cell.style))
 
 
 def _model_of(cell: CellReport) -> str:

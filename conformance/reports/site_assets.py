@@ -169,6 +169,7 @@ JS = """
       var pair = part.split("=");
       if (pair.length === 2) { chosen[decodeURIComponent(pair[0])] = decodeURIComponent(pair[1]); }
     });
+    if (chosen.variant && !chosen.given) { chosen.given = chosen.variant; }  // older links
     return chosen;
   }
   ready(function () {
@@ -180,7 +181,7 @@ JS = """
     function value(name) { return form.elements[name] ? form.elements[name].value : "all"; }
     function apply() {
       var api = value("api"), ct = value("content"), fw = value("framework");
-      var variant = value("variant"), shown = 0;
+      var given = value("given"), shown = 0;
       grid.querySelectorAll("tbody tr").forEach(function (row) {
         var keep = (api === "all" || row.dataset.api === api) &&
           (ct === "all" || !row.dataset.content || row.dataset.content === ct);
@@ -193,7 +194,7 @@ JS = """
           cell.dataset.group === fw);
       });
       grid.querySelectorAll(".chip").forEach(function (chip) {
-        chip.hidden = !(variant === "all" || chip.dataset.variant === variant);
+        chip.hidden = !(given === "all" || chip.dataset.given === given);
       });
       grid.querySelectorAll("tr.api").forEach(function (head) {
         var next = head.nextElementSibling, any = false;
@@ -215,9 +216,9 @@ JS = """
         history.replaceState(null, "", hash || location.pathname + location.search);
       }
     }
-    var given = readHash();
+    var asked = readHash();
     selects.forEach(function (select) {
-      var wanted = given[select.name];
+      var wanted = asked[select.name];
       if (Array.prototype.some.call(select.options, function (o) { return o.value === wanted; })) {
         select.value = wanted;
       }

@@ -66,7 +66,9 @@ def cell_href(cell_id: str) -> str:
     return f"cells/{cell_id}.html"
 
 
-def _variant(source: str, style: str) -> str:
+def _given_as(source: str, style: str) -> str:
+    """How a cell's tool gives its media: `inline · result`. Not a variant: on the site that
+    word names another entry point of a framework, run with it."""
     return f"{source} · {style}"
 
 
@@ -77,7 +79,7 @@ def _legend() -> str:
     return (
         f'<section class="legend" aria-labelledby="legend-h"><h2 id="legend-h">Legend</h2>'
         f'<ul>{items}</ul><p class="note">Every cell names what the framework did (its'
-        " outcome) and the strongest level it does not pass; the variant above says how the"
+        " outcome) and the strongest level it does not pass, under what it is given as: how the"
         " tool gave the media (inline bytes or a URL) and where (in its result, or as user"
         " content). A cell marked stale comes from a run on another matrix.</p></section>"
     )
@@ -88,8 +90,8 @@ def _chip(chip: Chip, root: str, stale: bool) -> str:
     glyph = _GLYPH.get(chip.status, "")
     return (
         f'<a class="chip st-{chip.status}{" stale-cell" if stale else ""}"'
-        f' data-variant="{chip.source}-{chip.style}" href="{root}{_e(cell_href(chip.cell))}">'
-        f'<span class="v">{_variant(chip.source, chip.style)}</span>'
+        f' data-given="{chip.source}-{chip.style}" href="{root}{_e(cell_href(chip.cell))}">'
+        f'<span class="v">{_given_as(chip.source, chip.style)}</span>'
         f'<span class="w">{_e(chip.word)}</span>'
         f'<span class="g"><span aria-hidden="true">{glyph}</span> {_e(chip.grade)}</span>'
         f"{mark}</a>"
@@ -112,7 +114,7 @@ def _stale_note(releases: list[tuple[str, str, str]], current: str) -> str:
 def _filters(index: IndexDoc) -> str:
     apis = list(dict.fromkeys(entry.api for entry in index.grid))
     types = list(dict.fromkeys(entry.content_type for entry in index.grid))
-    variants = list(
+    given = list(
         dict.fromkeys(
             (c.source, c.style) for e in index.grid for cs in e.targets.values() for c in cs
         )
@@ -133,7 +135,7 @@ def _filters(index: IndexDoc) -> str:
         )
         + select("content", "carry content type", [(t, t) for t in types])
         + select("api", "to provider api", [(a, a) for a in apis])
-        + select("variant", "given as", [(f"{s}-{t}", _variant(s, t)) for s, t in variants])
+        + select("given", "given as", [(f"{s}-{t}", _given_as(s, t)) for s, t in given])
         + '<button type="reset">Show all</button>'
         '<p id="filter-status" class="note" aria-live="polite"></p></form>'
     )
@@ -464,8 +466,8 @@ def cell_page(
     citation: str,
 ) -> str:
     """`payloads` and `repros` are HTML fragments per target; `siblings` the cells of the
-    same row and content type (id, variant words)."""
-    variants = " · ".join(
+    same row and content type (id, what each is given as)."""
+    given = " · ".join(
         f"<strong>{_e(w)}</strong>"
         if i == cell.id
         else f'<a href="{root}{_e(cell_href(i))}">{_e(w)}</a>'
@@ -473,10 +475,10 @@ def cell_page(
     )
     facts = [
         ("Model row", f"<code>{_e(cell.row)}</code> (model <code>{_e(cell.model)}</code>)"),
-        ("Content", f"{_e(cell.content_type)}, {_variant(cell.source, cell.style)}"),
+        ("Content", f"{_e(cell.content_type)}, {_given_as(cell.source, cell.style)}"),
         ("The matrix expects", f"{_e(cell.expect)} (known from {_e(cell.known)})"),
         ("Citation", citation),
-        ("Variants", variants),
+        ("Given as", given),
     ]
     latest = [r for r in cell.results if r.latest]
     sections: list[str] = []
