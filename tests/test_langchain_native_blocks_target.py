@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conformance.history import Image
 from conformance.scenarios.build import scenario
 from conformance.targets import resolve_target
 from conformance.targets.base import RowRef
@@ -19,7 +20,7 @@ pytest.importorskip(
 )
 
 from conformance.targets.langchain import LangChainTarget
-from conformance.targets.langchain._formats import NATIVE_FORMS
+from conformance.targets.langchain._formats import NATIVE_FORMS, native_block
 from conformance.targets.langchain._variants import LangChainNativeBlocksTarget
 
 
@@ -40,7 +41,7 @@ def test_it_serves_the_rows_of_an_api_with_a_native_format() -> None:
     assert served == {row.api for row in ROWS.values() if main.supports(row) is None} & set(
         NATIVE_FORMS
     )
-    other = RowRef(id="anthropic-vertex/x", api="anthropic-vertex", family="x", model="m")
+    other = RowRef(id="unknown/x", api="unknown-api", family="x", model="m")
     assert "no native block format" in (variant.supports(other) or "")
 
 
@@ -50,6 +51,22 @@ def test_anthropic_blocks_pass_into_the_tool_result() -> None:
     assert block["type"] == "document"
     assert block["source"]["type"] == "url"
     assert block["source"]["url"].endswith("/conformance/report.pdf")
+
+
+def test_vertex_gemini_takes_media_file_uris_and_standard_inline_blocks() -> None:
+    """ChatVertexAI documents `media` blocks with a `file_uri` only: a URL part is one, an
+    inline part stays the standard block."""
+    block = native_block("gemini-vertex")
+    assert block is not None
+    url = block(Image(media_type="image/png", url="https://example.test/a.png", identifier="a"))
+    assert url == {
+        "type": "media",
+        "file_uri": "https://example.test/a.png",
+        "mime_type": "image/png",
+    }
+    inline = block(Image(media_type="image/png", data=b"\x89PNG", identifier="a"))
+    assert inline["type"] == "image"
+    assert "base64" in inline
 
 
 def test_gemini_media_blocks_stay_json_in_the_function_response() -> None:

@@ -108,6 +108,16 @@ def _gemini(part: Image | Document | Audio | Video) -> dict[str, Any] | None:
     return {"type": "media", "data": _b64(part), "mime_type": part.media_type}
 
 
+def _gemini_vertex(part: Image | Document | Audio | Video) -> dict[str, Any] | None:
+    """ChatVertexAI's `media` block as its docstring shows it (`file_uri` with `mime_type`, for
+    images, PDF, audio and video; `_convert_to_prompt` in langchain-google-vertexai's
+    `chat_models.py`). Its docstring gives no inline form (its `data` goes into a protobuf
+    `Blob` as is), so inline parts stay standard blocks."""
+    if part.url is None:
+        return None
+    return {"type": "media", "file_uri": part.url, "mime_type": part.media_type}
+
+
 def _bedrock(part: Image | Document | Audio | Video) -> dict[str, Any] | None:
     """The blocks ChatBedrockConverse's docstring shows ("Image input": a `source` of type
     base64 with `media_type`), which `_lc_content_to_bedrock` also reads for video. Converse's
@@ -143,7 +153,9 @@ _NATIVE: Final[dict[str, _Native]] = {
     "openai-chat": _openai_chat,
     "openai-responses": _openai_responses,
     "anthropic": _anthropic,
+    "anthropic-vertex": _anthropic,  # ChatAnthropicVertex keeps a block with a `source` as is
     "gemini": _gemini,
+    "gemini-vertex": _gemini_vertex,
     "bedrock-converse": _bedrock,
     "mistral": _mistral,
     "cohere": _cohere,
@@ -156,7 +168,9 @@ NATIVE_FORMS: Final[dict[str, str]] = {
     "openai-chat": "image_url, file (inline), input_audio (inline)",
     "openai-responses": "input_image, input_file",
     "anthropic": "image, document (base64 or url source)",
+    "anthropic-vertex": "as anthropic",
     "gemini": "media (data or file_uri), every type",
+    "gemini-vertex": "media (file_uri), every type",
     "bedrock-converse": "image, video (base64 source)",
     "mistral": "image_url, document_url (url), input_audio (inline)",
     "cohere": "image_url",
