@@ -311,7 +311,12 @@ SLOW_PROPERTIES = {
 # for every run's usage; openai 2.54 (the newest under 3) requires `cache_write_tokens` there,
 # so every `Runner.run` raises a ValidationError. openai 2.36.0 is what a resolver gave on the
 # day after the release (uv `--exclude-newer 2026-05-08`).
+# LiteLLM before 1.110 imports `vertexai` (google-cloud-aiplatform) for every Vertex partner
+# model, Claude included (`VertexAIPartnerModels.completion`, "vertexai import failed please run
+# `pip install -U "google-cloud-aiplatform>=1.38"`"); 1.110.2 no longer does.
 RELEASE_NEEDS = {
+    ("litellm", "1.100.0"): ("google-cloud-aiplatform>=1.38",),
+    ("litellm", "1.90.0"): ("google-cloud-aiplatform>=1.38",),
     ("pydantic-ai", "1.85.0"): ("anthropic<1",),
     ("openai-agents", "0.16.1"): ("openai==2.36.0",),
     ("openai-agents-litellm", "0.16.1"): ("openai==2.36.0",),
