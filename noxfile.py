@@ -319,7 +319,15 @@ SLOW_PROPERTIES = {
 # for every run's usage; openai 2.54 (the newest under 3) requires `cache_write_tokens` there,
 # so every `Runner.run` raises a ValidationError. openai 2.36.0 is what a resolver gave on the
 # day after the release (uv `--exclude-newer 2026-05-08`).
+# LiteLLM 1.100.0 and 1.90.0 import `vertexai` (google-cloud-aiplatform) for every Vertex partner
+# model, Claude included (`VertexAIPartnerModels.completion`, "vertexai import failed please run
+# `pip install -U "google-cloud-aiplatform>=1.38"`"); 1.106.12 and 1.110.2 no longer do.
 RELEASE_NEEDS = {
+    ("litellm", "1.100.0"): ("google-cloud-aiplatform>=1.38",),
+    ("litellm", "1.90.0"): ("google-cloud-aiplatform>=1.38",),
+    # (strands-litellm 1.54.0 and 1.45.0 resolve LiteLLM 1.96.0 and older: the same import)
+    ("strands-litellm", "1.54.0"): ("google-cloud-aiplatform>=1.38",),
+    ("strands-litellm", "1.45.0"): ("google-cloud-aiplatform>=1.38",),
     ("pydantic-ai", "1.85.0"): ("anthropic<1",),
     ("openai-agents", "0.16.1"): ("openai==2.36.0",),
     ("openai-agents-litellm", "0.16.1"): ("openai==2.36.0",),

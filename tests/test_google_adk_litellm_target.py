@@ -26,6 +26,7 @@ pytest.importorskip(
 
 import litellm
 
+import vertex_checks
 from conformance.targets.google_adk_litellm import GoogleADKLiteLLMTarget
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,10 +52,10 @@ def test_entry_point_names_the_target(target: GoogleADKLiteLLMTarget) -> None:
 
 
 def test_every_api_with_a_litellm_prefix_is_served(target: GoogleADKLiteLLMTarget) -> None:
-    """Every row is served but the Vertex ones, which the target has no LiteLLM prefix for yet:
-    a row of any other api left unserved fails here, and so does serving Vertex unannounced."""
+    """Every row is served, the Vertex ones through LiteLLM's `vertex_ai/` routes: a row left
+    unserved fails here."""
     unserved = {row.api for row in ROWS.values() if target.supports(row) is not None}
-    assert unserved == {"anthropic-vertex", "gemini-vertex"}
+    assert unserved == set()
 
 
 def test_anthropic_gets_the_response_dict_as_a_json_string(target: GoogleADKLiteLLMTarget) -> None:
@@ -100,3 +101,21 @@ def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
     first, _, body = run.stdout.partition("\n")
     assert first == "POST /v1/messages"
     assert json.loads(body) == target.render(row, history)
+
+
+# --- Vertex AI, through LiteLLM's `vertex_ai/` routes ------------------------------------------
+
+
+@pytest.mark.parametrize("row_id", sorted(vertex_checks.VERTEX_PATHS))
+def test_vertex_rows_reach_the_vertex_endpoint_of_their_model(
+    target: GoogleADKLiteLLMTarget, row_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vertex_checks.reaches_vertex(target, ROWS[row_id], monkeypatch)
+
+
+def test_vertex_repro_runs_and_prints_the_payload(
+    target: GoogleADKLiteLLMTarget, tmp_path: Path
+) -> None:
+    vertex_checks.repro_prints_the_payload(
+        target, ROWS["anthropic-vertex/claude-sonnet-5"], tmp_path
+    )

@@ -70,10 +70,14 @@ def test_a_missing_install_is_unavailable_with_the_hint(monkeypatch: pytest.Monk
 
 
 def test_other_apis_are_left_to_the_litellm_variant(target: GoogleADKTarget) -> None:
+    """ADK's own models serve Gemini (both apis) and Claude on Vertex AI; every other row is
+    the LiteLLM wrapper's."""
     reason = target.supports(ROWS["openai-chat/gpt-6"])
     assert reason is not None
     assert "google-adk-litellm" in reason
-    assert target.supports(GEMINI) is None
+    assert "google-adk-litellm" in (target.supports(ROWS["anthropic/claude-sonnet-5"]) or "")
+    served = {r.api for r in ROWS.values() if target.supports(r) is None}
+    assert served == {"gemini", "gemini-vertex", "anthropic-vertex"}
 
 
 def test_the_last_turn_is_pending_and_earlier_items_are_events() -> None:
@@ -189,3 +193,88 @@ def test_repro_serves_url_media_itself(target: GoogleADKTarget) -> None:
     script = target.repro(GEMINI, scenario("image", "url", "result"))
     assert "http://conformance.recording.media/conformance/chart.png" in script
     assert fixture_host().origin not in script  # the script serves the media on its own port
+
+
+# --- Vertex AI: ADK's `Gemini` with a Vertex client, ADK's `Claude` -----------------------------
+
+_VERTEX_PATHS = {
+    "anthropic-vertex/claude-sonnet-5": (
+        r"/v1/projects/conformance-project/locations/us-east5/publishers/anthropic/models/"
+        r"claude-sonnet-5-5:(stream)?[rR]awPredict"
+    ),
+    "gemini-vertex/gemini-3": (
+        r"/v1beta1/projects/conformance-project/locations/us-central1/publishers/google/models/"
+        r"gemini-3\.8-flash:(streamGenerateContent|generateContent)"
+    ),
+}
+
+
+@pytest.mark.parametrize("row_id", sorted(_VERTEX_PATHS))
+def test_vertex_rows_reach_the_vertex_endpoint_of_their_model(
+    target: GoogleADKTarget, row_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The agent's request reaches the model's Vertex path (the double's routes, the
+    locators' apis) with the stand-in token, and nothing else reaches the recorder (Claude's
+    token exchange goes to the local token server); the Claude body has no `model` and an
+    `anthropic_version`, as the Vertex page says; the environment is restored after."""
+    import re
+
+    from conformance.targets import kit
+    from conformance.targets.gcp_credentials import TOKEN
+
+    seen: list[kit.Exchange] = []
+    payload_of = kit.payload_of
+
+    def keep(api: str, exchange: kit.Exchange) -> object:
+        seen.append(exchange)
+        return payload_of(api, exchange)
+
+    monkeypatch.setattr(kit, "payload_of", keep)
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    row = ROWS[row_id]
+    payload = target.render(row, scenario("image", "inline", "result"))
+    assert len(seen) == 1
+    assert re.fullmatch(_VERTEX_PATHS[row_id], seen[0].path.split("?")[0])
+    assert seen[0].headers["authorization"] == f"Bearer {TOKEN}"
+    if row.api == "anthropic-vertex":
+        assert "model" not in payload
+        # the version the installed anthropic SDK's AsyncAnthropicVertex sets (docs/matrix.md)
+        assert payload["anthropic_version"] in {"vertex-2023-10-16", "2026-10-21"}
+        assert payload["messages"][-1]["content"][0]["type"] == "tool_result"
+    else:
+        assert payload["contents"][-1]["parts"][0]["functionResponse"]["name"] == "get_image"
+    import os
+
+    assert "GOOGLE_APPLICATION_CREDENTIALS" not in os.environ
+
+
+@pytest.mark.parametrize("row_id", sorted(_VERTEX_PATHS))
+def test_vertex_repro_runs_and_prints_the_payload(
+    target: GoogleADKTarget, row_id: str, tmp_path: Path
+) -> None:
+    """The reproducer builds the Vertex model the target does (Claude with its own key and
+    token server, never a key in the script) and prints what the agent sent."""
+    import re
+
+    row = ROWS[row_id]
+    history = scenario("document", "inline", "result")
+    script = target.repro(row, history)
+    assert "PRIVATE KEY" not in script
+    path = tmp_path / "repro.py"
+    path.write_text(script, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    method, _, sent_path = first.partition(" ")
+    assert method == "POST"
+    assert re.fullmatch(_VERTEX_PATHS[row_id], sent_path.split("?")[0])
+    printed = json.loads(body)
+    rendered = target.render(row, history)
+    key = "messages" if row.api == "anthropic-vertex" else "contents"
+    assert printed[key] == rendered[key]

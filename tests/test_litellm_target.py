@@ -729,3 +729,110 @@ def test_a_url_rendered_before_is_fetched_again(name: str, monkeypatch: pytest.M
     with fixture_host().watch() as fetches:
         found.render(row, history)
     assert not fetches  # served from the process's cache: what the fresh caches prevent
+
+
+# --- Vertex AI: `vertex_ai/<model>` with a service account key kept on 127.0.0.1 ---------------
+
+_VERTEX_PATHS = {
+    "anthropic-vertex/claude-sonnet-5": (
+        "/v1/projects/conformance-project/locations/us-east5/publishers/anthropic/models/"
+        "claude-sonnet-5-5:rawPredict"
+    ),
+    "gemini-vertex/gemini-3": (
+        "/v1/projects/conformance-project/locations/us-central1/publishers/google/models/"
+        "gemini-3.8-flash:generateContent"
+    ),
+}
+
+
+def _entry_points() -> list[LiteLLMTarget]:
+    return [LiteLLMTarget(), LiteLLMAnthropicMessagesTarget(), LiteLLMResponsesTarget()]
+
+
+@pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
+@pytest.mark.parametrize("row_id", sorted(_VERTEX_PATHS))
+def test_vertex_rows_reach_the_vertex_endpoint_of_their_model(
+    entry: LiteLLMTarget, row_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each entry point sends a Vertex row to the path AnthropicVertex and google-genai use (the
+    double's routes, the locators' apis), with the stand-in token google-auth got from the
+    local token server, and nothing else reaches the recorder (the token exchange does not);
+    the Claude body has no `model` and an `anthropic_version`, as the Vertex page says."""
+    from conformance.targets.gcp_credentials import TOKEN
+
+    seen: list[Exchange] = []
+    payload_of = kit.payload_of
+
+    def keep(api: str, exchange: Exchange) -> Any:
+        seen.append(exchange)
+        return payload_of(api, exchange)
+
+    monkeypatch.setattr(kit, "payload_of", keep)
+    row = ROWS[row_id]
+    assert entry.supports(row) is None
+    payload = entry.render(row, scenario("image", "inline", "result"))
+    assert [e.path.split("?")[0] for e in seen] == [_VERTEX_PATHS[row_id]]
+    assert seen[0].headers["authorization"] == f"Bearer {TOKEN}"
+    if row.api == "anthropic-vertex":
+        assert "model" not in payload
+        assert payload["anthropic_version"] == "vertex-2023-10-16"
+    else:
+        assert "contents" in payload
+
+
+def test_the_vertex_credentials_are_a_service_account_key_exchanged_locally() -> None:
+    """The key LiteLLM loads names a token endpoint on 127.0.0.1 (google-auth exchanges its
+    signed JWT there), never Google's; the route passes it as `vertex_credentials`."""
+    from conformance.targets.litellm._routes import ROUTES
+
+    for api in ("anthropic-vertex", "gemini-vertex"):
+        row = next(r for r in ROWS.values() if r.api == api)
+        kwargs = ROUTES[api](row, "http://base")
+        key = json.loads(kwargs["vertex_credentials"])
+        assert key["type"] == "service_account"
+        assert key["token_uri"].startswith("http://127.0.0.1:")
+        assert "googleapis" not in kwargs["vertex_credentials"]
+        assert kwargs["model"] == f"vertex_ai/{row.model}"
+        assert kwargs["api_base"].startswith("http://base/v1/projects/conformance-project/")
+
+
+def test_without_google_auth_the_vertex_rows_say_what_to_install(
+    target: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from importlib import metadata
+
+    real = metadata.version
+
+    def version(name: str) -> str:
+        if name == "google-auth":
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "version", version)
+    reason = target.supports(ROWS["gemini-vertex/gemini-3"])
+    assert reason is not None
+    assert "pip install 'google-auth[requests]'" in reason
+    assert target.supports(ROWS["gemini/gemini-3"]) is None
+
+
+@pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
+def test_vertex_repro_runs_and_prints_the_payload(entry: LiteLLMTarget, tmp_path: Path) -> None:
+    """The reproducer makes its own key and token server (the key is never in the script) and
+    prints what the entry point sent to the model's Vertex path."""
+    row = ROWS["anthropic-vertex/claude-sonnet-5"]
+    history = scenario("document", "inline", "result")
+    script = entry.repro(row, history)
+    assert "PRIVATE KEY" not in script
+    path = tmp_path / "repro.py"
+    path.write_text(script, encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=600,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == f"POST {_VERTEX_PATHS[row.id]}"
+    assert json.loads(body) == entry.render(row, history)

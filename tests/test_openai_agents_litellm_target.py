@@ -26,6 +26,7 @@ pytest.importorskip(  # the SDK's extension raises ImportError, not ModuleNotFou
 import litellm
 from agents.exceptions import UserError
 
+import vertex_checks
 from conformance.targets import openai_agents_litellm as target_module
 from conformance.targets.openai_agents_litellm import (
     INSTALL_HINT,
@@ -53,10 +54,10 @@ def test_entry_point_names_the_target(target: OpenAIAgentsLiteLLMTarget) -> None
     assert found.unavailable is None
     assert target.refusal_types == (UserError, litellm.exceptions.BadRequestError)
     assert {"openai", "litellm"} <= set(target.sdk_versions)
-    # Every row but the Vertex ones, which the LiteLLM routes have no prefix for yet: a row of
-    # any other api left unserved fails here, and so does serving Vertex unannounced.
+    # Every row, the Vertex ones through LiteLLM's `vertex_ai/` routes: a row left unserved
+    # fails here.
     unserved = {row.api for row in ROWS.values() if target.supports(row) is not None}
-    assert unserved == {"anthropic-vertex", "gemini-vertex"}
+    assert unserved == set()
 
 
 def test_a_missing_extension_is_unavailable_with_the_hint(
@@ -128,3 +129,21 @@ def test_repro_of_a_cell_runs_and_prints_the_payload(
         check=True,
     )
     assert json.loads(run.stdout) == target.render(ANTHROPIC, history)
+
+
+# --- Vertex AI, through LiteLLM's `vertex_ai/` routes ------------------------------------------
+
+
+@pytest.mark.parametrize("row_id", sorted(vertex_checks.VERTEX_PATHS))
+def test_vertex_rows_reach_the_vertex_endpoint_of_their_model(
+    target: OpenAIAgentsLiteLLMTarget, row_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vertex_checks.reaches_vertex(target, ROWS[row_id], monkeypatch)
+
+
+def test_vertex_repro_runs_and_prints_the_payload(
+    target: OpenAIAgentsLiteLLMTarget, tmp_path: Path
+) -> None:
+    vertex_checks.repro_prints_the_payload(
+        target, ROWS["anthropic-vertex/claude-sonnet-5"], tmp_path
+    )

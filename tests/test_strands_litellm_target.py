@@ -24,6 +24,7 @@ pytest.importorskip(
 
 import litellm
 
+import vertex_checks
 from conformance.targets.strands_litellm import ROUTES, StrandsLiteLLMTarget
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,3 +105,21 @@ def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
     printed = json.loads(body)
     assert printed == target.render(row, history)
     assert [m["content"] for m in printed["messages"] if m["role"] == "tool"] == ["", ""]
+
+
+# --- Vertex AI, through LiteLLM's `vertex_ai/` routes ------------------------------------------
+
+
+@pytest.mark.parametrize("row_id", sorted(vertex_checks.VERTEX_PATHS))
+def test_vertex_rows_reach_the_vertex_endpoint_of_their_model(
+    target: StrandsLiteLLMTarget, row_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    vertex_checks.reaches_vertex(target, ROWS[row_id], monkeypatch)
+
+
+def test_vertex_repro_runs_and_prints_the_payload(
+    target: StrandsLiteLLMTarget, tmp_path: Path
+) -> None:
+    vertex_checks.repro_prints_the_payload(
+        target, ROWS["anthropic-vertex/claude-sonnet-5"], tmp_path
+    )

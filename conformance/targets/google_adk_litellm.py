@@ -5,7 +5,8 @@ as the model, for every row LiteLLM has a provider prefix for.
 `LiteLlm(model="<prefix>/<row model>", api_base=<recorder channel>, api_key=...)` passes its
 extra arguments to `litellm.acompletion`; the prefixes and arguments per api are the litellm
 target's routes (`conformance.targets.litellm._routes`): Bedrock through the Converse route with
-fake credentials, Hugging Face's router base in `HF_API_BASE`. ADK translates its session
+fake credentials, Hugging Face's router base in `HF_API_BASE`, Vertex AI through `vertex_ai/`
+with a service account key whose token exchange stays on 127.0.0.1. ADK translates its session
 contents into the OpenAI-format messages LiteLLM takes (`models/lite_llm.py`,
 `_content_to_message_param`, `_get_content`), LiteLLM translates those for the provider.
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import textwrap
 import warnings
 from collections.abc import Generator
 from contextlib import contextmanager
@@ -30,6 +32,7 @@ from typing import Any
 from conformance.errors import NoRequestSent, SuiteError
 from conformance.history import History
 from conformance.targets.base import Payload, RowRef
+from conformance.targets.gcp_credentials import repro_credentials
 from conformance.targets.google_adk import (
     DISTRIBUTION,
     NOT_APPLICABLE,
@@ -42,10 +45,13 @@ from conformance.targets.kit import environment
 from conformance.targets.kit import litellm_media_allowed as _allowed
 from conformance.targets.kit import litellm_offline as import_litellm
 from conformance.targets.litellm._routes import ENV, ROUTES
+from conformance.targets.litellm._vertex import CREDENTIALS_KEY, VERTEX_APIS, google_auth_missing
 
 __all__ = ["INSTALL_HINT", "GoogleADKLiteLLMTarget"]
 
 INSTALL_HINT = 'pip install google-adk litellm boto3  (or: nox -s "target(google-adk-litellm)")'
+_BASE_STAND_IN = "http://recorder.conformance.invalid"
+"""The recorder's base in a reproducer's route, replaced by the script's own origin."""
 
 
 def _missing() -> str | None:
@@ -109,6 +115,8 @@ class GoogleADKLiteLLMTarget:
             return f"LiteLLM has no provider prefix for api {row.api!r}"
         if row.api == "bedrock-converse" and installed("boto3") is None:
             return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
+        if row.api in VERTEX_APIS:
+            return google_auth_missing()
         return None
 
     def render(self, row: RowRef, history: History) -> Payload:
@@ -119,22 +127,28 @@ class GoogleADKLiteLLMTarget:
         request through ADK's `LiteLlm` to a recorder on 127.0.0.1 and prints the payload."""
         from conformance.targets.google_adk._repro import repro_script
 
-        route = ROUTES[row.api](row, "")
+        route = ROUTES[row.api](row, _BASE_STAND_IN)
         environment = list(route.pop(ENV, {}))
+        # A Vertex route's service account key: the script makes its own (never the key here).
+        vertex = route.pop(CREDENTIALS_KEY, None) is not None
+        credentials = repro_credentials(f"kwargs[{CREDENTIALS_KEY!r}]") if vertex else ""
         code = (
             "    import os\n\n"
             '    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline\n'
             "    import litellm\n"
             "    from google.adk.models.lite_llm import LiteLlm\n\n"
             "    litellm.suppress_debug_info = True  # no banner printed per failed call\n"
-            f"    kwargs = {route!r}\n"
-            '    for key in [k for k, v in kwargs.items() if v == ""]:  # the base URL\n'
-            "        kwargs[key] = ORIGIN\n"
+            f"    kwargs = json.loads({json.dumps(route)!r}.replace({_BASE_STAND_IN!r}, ORIGIN))\n"
+            f"{textwrap.indent(credentials, '    ')}"
             f"    for name in {environment!r}:  # a base the route reads from the environment\n"
             "        os.environ[name] = ORIGIN\n"
             '    return LiteLlm(model=kwargs.pop("model"), **kwargs)'
         )
-        extra = " litellm" + (" boto3" if row.api == "bedrock-converse" else "")
+        extra = " litellm" + {
+            "bedrock-converse": " boto3",
+            "anthropic-vertex": " 'google-auth[requests]'",
+            "gemini-vertex": " 'google-auth[requests]'",
+        }.get(row.api, "")
         return repro_script(row, history, self.version, model_code=code, extra=extra)
 
     def render_stored(self, row: RowRef, history: History) -> Payload:

@@ -31,6 +31,7 @@ from conformance.history import History
 from conformance.targets import litellm as litellm_target
 from conformance.targets.base import RowRef
 from conformance.targets.kit import environment, litellm_media_allowed
+from conformance.targets.litellm._vertex import VERTEX_APIS, google_auth_missing
 from conformance.targets.openai_agents import OpenAIAgentsTarget
 
 __all__ = ["INSTALL_HINT", "OpenAIAgentsLiteLLMTarget", "route"]
@@ -38,7 +39,7 @@ __all__ = ["INSTALL_HINT", "OpenAIAgentsLiteLLMTarget", "route"]
 INSTALL_HINT = (
     'pip install "openai-agents[litellm]" boto3  (or: nox -s "target(openai-agents-litellm)")'
 )
-_SDKS = ("openai", "litellm", "httpx", "pydantic", "boto3", "botocore")
+_SDKS = ("openai", "litellm", "httpx", "pydantic", "boto3", "botocore", "google-auth")
 # The `litellm` target's routes and LiteLLM helpers, shared so that both LiteLLM paths reach
 # each provider the same way (candidates for the toolkit).
 _ROUTES: dict[str, Any] = litellm_target.ROUTES
@@ -101,6 +102,8 @@ class OpenAIAgentsLiteLLMTarget(OpenAIAgentsTarget):
             return f"the openai-agents-litellm target has no LiteLLM prefix for api {row.api!r}"
         if row.api == "bedrock-converse" and _installed("boto3") is None:
             return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
+        if row.api in VERTEX_APIS:
+            return google_auth_missing()
         return None
 
     def settings(self, row: RowRef, base: str) -> Any:

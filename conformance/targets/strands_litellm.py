@@ -10,7 +10,9 @@ provider with that prefix and passes LiteLLM's own arguments in `client_args`
 (`ROUTES`): `openai/`, `openai/responses/` (LiteLLM's Responses bridge), `anthropic/`,
 `gemini/`, `bedrock/converse/` (botocore signs with fake credentials; the runtime endpoint is
 the recorder), `mistral/`, `cohere_chat/v2/`, `groq/`, `xai/`, `huggingface/` (the router; its
-base from `HF_API_BASE`, since LiteLLM sends messages untranslated to an explicit `api_base`).
+base from `HF_API_BASE`, since LiteLLM sends messages untranslated to an explicit `api_base`),
+`vertex_ai/` for Claude and Gemini on Vertex AI (the litellm target's route: a service account
+key whose token exchange stays on 127.0.0.1).
 Everything else (tool run, storage, refusals, skipped cells) is the `strands` target's.
 
 LiteLLM imports its model-cost map from GitHub unless `LITELLM_LOCAL_MODEL_COST_MAP` is set;
@@ -27,6 +29,15 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from conformance.targets.base import RowRef
+from conformance.targets.gcp_credentials import PROJECT, repro_credentials
+from conformance.targets.litellm._vertex import (
+    CREDENTIALS_KEY,
+    VERTEX_APIS,
+    VERTEX_REGION,
+    google_auth_missing,
+    model_path,
+    vertex_route,
+)
 from conformance.targets.strands import StrandsTarget
 from conformance.targets.strands._models import API_KEY, FAKE_AWS, ModelSpec
 
@@ -64,6 +75,18 @@ def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
     return {"model_id": f"huggingface/{row.model}", "api_key": API_KEY}
 
 
+def _vertex(api: str) -> Callable[[RowRef, str], dict[str, Any]]:
+    """The litellm target's `vertex_ai/` route, `model` as `model_id`: a service account key
+    whose token exchange stays on 127.0.0.1, the model's Vertex path as `api_base`."""
+    route = vertex_route(api)
+
+    def client_args(row: RowRef, base: str) -> dict[str, Any]:
+        arguments = route(row, base)
+        return {"model_id": arguments.pop("model"), **arguments}
+
+    return client_args
+
+
 ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     "openai-chat": _prefixed("openai"),
     "openai-responses": _prefixed("openai/responses"),
@@ -75,6 +98,8 @@ ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     "groq": _prefixed("groq"),
     "xai": _prefixed("xai"),
     "huggingface": _huggingface,
+    "anthropic-vertex": _vertex("anthropic-vertex"),
+    "gemini-vertex": _vertex("gemini-vertex"),
 }
 """LiteLLM's provider prefix of each api and its arguments for a base URL: `model_id` goes to
 `LiteLLMModel`'s config, the rest into its `client_args`."""
@@ -82,7 +107,15 @@ ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
 
 def _source(api: str) -> str:
     """The reproducer's `LiteLLMModel(...)` for this route: a format template over `{model}`,
-    with `BASE` and `KEY` the script's own names."""
+    with `BASE` and `KEY` the script's own names (and, for Vertex AI, `KEY_JSON`, the service
+    account key the script makes: `ModelSpec.setup`)."""
+    if api in VERTEX_APIS:  # built here, so that no key is made at import
+        items = (
+            f"'api_base': BASE + {model_path(api, 'MODEL')!r}, 'vertex_project': {PROJECT!r},"
+            f" 'vertex_location': {VERTEX_REGION[api]!r}, {CREDENTIALS_KEY!r}: KEY_JSON"
+        )
+        text = f"LiteLLMModel(client_args={{{items}}}, model_id='vertex_ai/MODEL')"
+        return text.replace("{", "{{").replace("}", "}}").replace("MODEL", "{model}")
     probe = ROUTES[api](RowRef(id="", api=api, family="", model="MODEL"), "__BASE__")
     model_id = probe.pop("model_id")
     names = {"__BASE__": "BASE", API_KEY: "KEY"}
@@ -116,6 +149,7 @@ def _spec(api: str) -> ModelSpec:
         _source(api),
         env,
         leaves_sessions=True,
+        setup=repro_credentials("KEY_JSON") if api in VERTEX_APIS else "",
     )
 
 
@@ -145,6 +179,12 @@ class StrandsLiteLLMTarget(StrandsTarget):
         version = _installed("litellm")
         if version is not None:
             self.sdk_versions = {**self.sdk_versions, "litellm": version}
+
+    def supports(self, row: RowRef) -> str | None:
+        reason = super().supports(row)
+        if reason is None and row.api in VERTEX_APIS:
+            return google_auth_missing()
+        return reason
 
 
 def _installed(name: str) -> str | None:

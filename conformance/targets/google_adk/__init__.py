@@ -41,12 +41,13 @@ import logging
 import threading
 import warnings
 from collections.abc import Callable, Generator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from importlib import metadata
 from typing import Any
 
 from conformance.history import History, ToolCall, ToolResult
 from conformance.targets.base import Payload, RowRef
+from conformance.targets.gcp_credentials import PROJECT, TOKEN, credentials_file
 from conformance.targets.google_adk._messages import (
     AGENT,
     APP,
@@ -59,7 +60,7 @@ from conformance.targets.google_adk._messages import (
     plan,
     returned,
 )
-from conformance.targets.kit import body_or_raise, thread_token
+from conformance.targets.kit import body_or_raise, environment, thread_token
 
 __all__ = [
     "API_KEY",
@@ -76,7 +77,16 @@ DISTRIBUTION = "google-adk"
 INSTALL_HINT = 'pip install google-adk  (or: nox -s "target(google-adk)")'
 API_KEY = "conformance-not-a-key"
 """A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
-SDKS = ("google-genai", "litellm", "openai", "httpx", "boto3", "botocore")
+SDKS = (
+    "google-genai",
+    "anthropic",
+    "google-auth",
+    "litellm",
+    "openai",
+    "httpx",
+    "boto3",
+    "botocore",
+)
 _RENDER_LOCK = threading.Lock()
 
 NOT_APPLICABLE = {
@@ -250,6 +260,87 @@ def _gemini(row: RowRef, base: str) -> Any:
     return Gemini(**kwargs)
 
 
+VERTEX_REGIONS = {"anthropic-vertex": "us-east5", "gemini-vertex": "us-central1"}
+"""The Vertex AI region of each Vertex api's row (as the reference's clients are configured)."""
+
+
+def _gemini_vertex(row: RowRef, base: str) -> Any:
+    """ADK's `Gemini` model on Vertex AI, configured as its docstring says for what ADK does
+    not expose as fields: `client_kwargs` for google-genai's `Client` (`vertexai`, `project`,
+    `location`, `credentials`); the credentials are an OAuth token, which google-genai sends
+    as given (no exchange, nothing reaches Google)."""
+    from google.adk.models import Gemini
+    from google.oauth2.credentials import Credentials
+
+    client = {
+        "vertexai": True,
+        "project": PROJECT,
+        "location": VERTEX_REGIONS["gemini-vertex"],
+        "credentials": Credentials(token=TOKEN),  # pyright: ignore[reportCallIssue]
+    }
+    return Gemini(model=row.model, base_url=base, client_kwargs=client)
+
+
+def _claude(row: RowRef, base: str) -> Any:
+    """ADK's `Claude` (`google.adk.models.anthropic_llm`), the class its docs give for Claude
+    on Vertex AI: it builds anthropic's `AsyncAnthropicVertex` from the environment
+    (`_claude_environment`)."""
+    from google.adk.models.anthropic_llm import Claude
+
+    return Claude(model=row.model)
+
+
+@contextmanager
+def _claude_environment(row: RowRef, history: History, base: str) -> Generator[None]:
+    """What ADK's `Claude` reads, set for the run: `GOOGLE_CLOUD_PROJECT` and
+    `GOOGLE_CLOUD_LOCATION` (`Claude._anthropic_client`), the base URL anthropic's
+    `AsyncAnthropicVertex` takes from `ANTHROPIC_VERTEX_BASE_URL`, and Application Default
+    Credentials (`GOOGLE_APPLICATION_CREDENTIALS`): a service account key whose token
+    exchange, google-auth's inside the anthropic SDK, stays on 127.0.0.1
+    (`conformance.targets.gcp_credentials`)."""
+    values = {
+        "GOOGLE_CLOUD_PROJECT": PROJECT,
+        "GOOGLE_CLOUD_LOCATION": VERTEX_REGIONS["anthropic-vertex"],
+        "ANTHROPIC_VERTEX_BASE_URL": base + "/v1",
+        "GOOGLE_APPLICATION_CREDENTIALS": credentials_file(),
+    }
+    with environment(values):
+        yield
+
+
+_MODELS: dict[
+    str,
+    tuple[
+        Callable[[RowRef, str], Any],
+        Callable[[RowRef, History, str], AbstractContextManager[None]] | None,
+    ],
+] = {
+    "gemini": (_gemini, None),
+    "gemini-vertex": (_gemini_vertex, None),
+    "anthropic-vertex": (_claude, _claude_environment),
+}
+"""Per api, ADK's native model for it and what it needs around a run."""
+
+
+def _model(row: RowRef, base: str) -> Any:
+    return _MODELS[row.api][0](row, base)
+
+
+def _around(row: RowRef, history: History, base: str) -> AbstractContextManager[None]:
+    around = _MODELS[row.api][1]
+    return nullcontext() if around is None else around(row, history, base)
+
+
+def _anthropic_missing() -> str | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            importlib.import_module("google.adk.models.anthropic_llm")
+    except ImportError as error:
+        return f"ADK's Claude model needs the anthropic SDK ({error}): pip install anthropic"
+    return None
+
+
 class GoogleADKTarget:
     """ADK's `LlmAgent` on its `Gemini` model, resumed by its `Runner` so its tools run."""
 
@@ -266,16 +357,18 @@ class GoogleADKTarget:
         ... not supported for provider"; google-genai's own checks of a request's parts raise
         it too). ADK's `Gemini` model has no content refusal of its own (`models/google_llm.py`
         passes the contents through)."""
-        self._run = Run(_gemini)
+        self._run = Run(_model, _around)
 
     def supports(self, row: RowRef) -> str | None:
         if self.unavailable is not None:
             return self.unavailable
-        if row.api != "gemini":
+        if row.api not in _MODELS:
             return (
-                f"ADK's native model is Gemini; api {row.api!r} goes through ADK's LiteLLM "
-                "wrapper: the google-adk-litellm target"
+                f"ADK's native models are Gemini and, on Vertex AI, Claude; api {row.api!r} "
+                "goes through ADK's LiteLLM wrapper: the google-adk-litellm target"
             )
+        if row.api == "anthropic-vertex":
+            return _anthropic_missing()
         return None
 
     def render(self, row: RowRef, history: History) -> Payload:
@@ -289,6 +382,10 @@ class GoogleADKTarget:
     def repro(self, row: RowRef, history: History) -> str:
         """A standalone script (ADK and the standard library) that sends this cell's request
         to a recorder on 127.0.0.1 and prints the payload as indented JSON."""
-        from conformance.targets.google_adk._repro import repro_script
+        from conformance.targets.google_adk._repro import repro_script, vertex_model_code
 
+        if row.api in VERTEX_REGIONS:
+            code = vertex_model_code(row.api, PROJECT, VERTEX_REGIONS[row.api])
+            extra = " anthropic" if row.api == "anthropic-vertex" else ""
+            return repro_script(row, history, self.version, model_code=code, extra=extra)
         return repro_script(row, history, self.version)

@@ -5,11 +5,13 @@ events and function tools, resumes the invocation with ADK's `Runner` against a 
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 from conformance.history import History, ToolCall, ToolResult
 from conformance.scenarios.fixtures import ORIGIN_STAND_IN, stand_in_text
 from conformance.targets.base import RowRef
+from conformance.targets.gcp_credentials import repro_credentials
 from conformance.targets.google_adk._messages import AGENT, APP, INVOCATION, USER, plan, returned
 from conformance.targets.kit import fixture_names, repro_recorder, repro_report
 
@@ -98,6 +100,45 @@ _GEMINI = """\
     from google.adk.models import Gemini
 
     return Gemini(model=MODEL, base_url=ORIGIN, client_kwargs={"api_key": "not-a-key"})"""
+
+
+_GEMINI_VERTEX = """\
+    from google.adk.models import Gemini
+    from google.oauth2.credentials import Credentials
+
+    client = {{
+        "vertexai": True,
+        "project": {project!r},
+        "location": {location!r},
+        "credentials": Credentials(token="not-a-token"),  # sent as given, never exchanged
+    }}
+    return Gemini(model=MODEL, base_url=ORIGIN, client_kwargs=client)"""
+
+_CLAUDE = """\
+    import os
+    import tempfile
+
+    from google.adk.models.anthropic_llm import Claude
+
+{credentials}
+    # Application Default Credentials: the key in a file, as `gcloud` users point ADC at one.
+    handle, path = tempfile.mkstemp(suffix=".json")
+    with os.fdopen(handle, "w") as file:
+        file.write(KEY_JSON)
+    os.environ["GOOGLE_APPLICATION_CREDENTIALS"] = path
+    os.environ["GOOGLE_CLOUD_PROJECT"] = {project!r}
+    os.environ["GOOGLE_CLOUD_LOCATION"] = {location!r}
+    os.environ["ANTHROPIC_VERTEX_BASE_URL"] = ORIGIN + "/v1"
+    return Claude(model=MODEL)"""
+
+
+def vertex_model_code(api: str, project: str, location: str) -> str:
+    """The reproducer's `model()` body for a Vertex AI row: ADK's `Gemini` with a Vertex
+    client, or ADK's `Claude` with the environment and a service account key of its own."""
+    if api == "gemini-vertex":
+        return _GEMINI_VERTEX.format(project=project, location=location)
+    credentials = textwrap.indent(repro_credentials("KEY_JSON"), "    ")
+    return _CLAUDE.format(project=project, location=location, credentials=credentials)
 
 
 def _spec(value: Any) -> dict[str, Any]:

@@ -16,7 +16,9 @@ user holding an Anthropic-format conversation calls it per provider:
    (`_should_route_to_responses_api`, `llms/anthropic/messages/native/handler.py`, whose
    docstring names that opt-out): the `openai-responses` rows take the default, the
    `openai-chat` rows set the switch for the render. LiteLLM passes the request through for
-   Anthropic (`_native_messages_config`), builds the Responses input itself for `openai/`
+   Anthropic (`_native_messages_config`) and for Claude on Vertex AI (`vertex_ai/claude-*`:
+   `VertexAIPartnerModelsAnthropicMessagesConfig`, the body without `model` and with
+   `anthropic_version`, to rawPredict), builds the Responses input itself for `openai/`
    models (`LiteLLMMessagesToResponsesAPIHandler`), and translates it to Chat Completions
    messages for every other provider
    (`LiteLLMAnthropicMessagesAdapter.translate_anthropic_messages_to_openai`) before

@@ -12,9 +12,11 @@ from conformance.history import (
 )
 from conformance.scenarios.fixtures import ORIGIN_STAND_IN, stand_in_text
 from conformance.targets.base import RowRef
+from conformance.targets.gcp_credentials import repro_credentials
 from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
 from conformance.targets.litellm._messages import to_messages
 from conformance.targets.litellm._routes import ENV, completion_kwargs
+from conformance.targets.litellm._vertex import CREDENTIALS_KEY
 
 # --- the reproducer ----------------------------------------------------------------------------
 
@@ -22,7 +24,7 @@ _REPRO = """\
 #!/usr/bin/env python3
 {about}\"\"\"The LiteLLM request named above: what `{entry}` sends for this history.
 
-Needs only `pip install litellm{boto3}`. A stdlib HTTP server on 127.0.0.1 records the
+Needs only `pip install litellm{extra}`. A stdlib HTTP server on 127.0.0.1 records the
 request and answers 400, so nothing leaves the machine; the request body is printed as JSON.
 URL media is served by this script on 127.0.0.1 too, so a LiteLLM that downloads it does so.
 \"\"\"
@@ -37,16 +39,17 @@ MESSAGES = json.loads({messages!r})
 TOOLS = json.loads({tools!r})
 CALL = json.loads({call!r})  # {entry}'s other arguments, without the base URL
 BASE_KEY = {base_key!r}
+BASE_PATH = {base_path!r}  # the path under the base URL the route names, if any
 
 {recorder}
 text = json.dumps(MESSAGES).replace({stand_in!r}, ORIGIN)
 if MEDIA and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loopback URLs else
     litellm.user_url_allowed_hosts = [ORIGIN.removeprefix("http://")]
 litellm.suppress_debug_info = True
-{setup}if BASE_KEY.startswith("$"):  # the base from the environment, e.g. $HF_API_BASE
+{credentials}{setup}if BASE_KEY.startswith("$"):  # the base from the environment, e.g. $HF_API_BASE
     os.environ[BASE_KEY[1:]] = ORIGIN
 else:
-    CALL[BASE_KEY] = ORIGIN
+    CALL[BASE_KEY] = ORIGIN + BASE_PATH
 {report}"""
 
 
@@ -90,22 +93,29 @@ def script(
     script fills in). `setup` is fixed code run before, after LiteLLM is imported."""
     call = dict(call)
     base_key = "aws_bedrock_runtime_endpoint" if row.api == "bedrock-converse" else "api_base"
+    base_path = ""
     if ENV in call:
         (variable,) = call.pop(ENV)
         base_key = "$" + variable
     else:
-        call.pop(base_key)
+        base_path = call.pop(base_key)  # the route's path under an empty base
     tools = call.pop("tools")
+    credentials = ""
+    if call.pop(CREDENTIALS_KEY, None) is not None:  # a Vertex route: the script makes its own
+        credentials = repro_credentials(f"CALL[{CREDENTIALS_KEY!r}]")
+    extra = {"bedrock-converse": " boto3"}.get(row.api, "")
     return _REPRO.format(
         about=comment(f"LiteLLM {row.api} request for {row.id}"),
         entry=entry,
-        boto3=" boto3" if row.api == "bedrock-converse" else "",
+        extra=" 'google-auth[requests]'" if credentials else extra,
         messages=_on_stand_in(messages),
         tools=json.dumps(tools),
         call=json.dumps(call),
         recorder=repro_recorder(fixture_names(history)),
         stand_in=_STAND_IN,
         base_key=base_key,
+        base_path=base_path,
+        credentials=credentials,
         setup=setup,
         report=repro_report(send),
     )

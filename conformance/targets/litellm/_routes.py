@@ -11,6 +11,7 @@ from conformance.history import (
 )
 from conformance.targets.base import RowRef
 from conformance.targets.litellm._messages import tools_of
+from conformance.targets.litellm._vertex import vertex_route
 
 API_KEY = "conformance-not-a-key"
 """A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
@@ -58,6 +59,10 @@ ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     "groq": _prefixed("groq"),
     "xai": _prefixed("xai"),
     "huggingface": _huggingface,
+    # `vertex_ai/<model>`: Claude (a partner model: rawPredict) and Gemini (generateContent),
+    # with a service account key whose token exchange stays on 127.0.0.1 (`_vertex`).
+    "anthropic-vertex": vertex_route("anthropic-vertex"),
+    "gemini-vertex": vertex_route("gemini-vertex"),
 }
 """The provider prefix of each api (LiteLLM's "providers" docs) and how to aim it at a base."""
 

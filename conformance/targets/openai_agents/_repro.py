@@ -166,10 +166,17 @@ if MEDIA and hasattr(litellm, "user_url_allowed_hosts"):  # LiteLLM refuses loop
     litellm.user_url_allowed_hosts = [ORIGIN.removeprefix("http://")]
 ARGUMENTS, EXTRA, ENVIRONMENT = json.loads({route!r}.replace("{base_stand_in}", BASE))
 os.environ.update(ENVIRONMENT)
-real = LitellmModel(**ARGUMENTS)
+{credentials}real = LitellmModel(**ARGUMENTS)
 settings = ModelSettings(extra_args=EXTRA or None)"""
 
 _BASE_STAND_IN = "http://recorder.conformance.invalid"
+
+_LITELLM_EXTRA = {
+    "bedrock-converse": " boto3",
+    "anthropic-vertex": " 'google-auth[requests]'",
+    "gemini-vertex": " 'google-auth[requests]'",
+}
+"""What LiteLLM needs beside it for an api: botocore signs Bedrock, google-auth Vertex AI."""
 
 _FIXTURE_URL = re.compile(re.escape(ORIGIN_STAND_IN) + r"/conformance/([\w.-]+)")
 
@@ -188,12 +195,18 @@ def _model_block(row: RowRef, litellm: bool) -> tuple[str, str]:
     if not litellm:
         model_class = _MODEL_CLASSES[row.api]
         return _OPENAI_MODEL.format(model_class=model_class), model_class
+    from conformance.targets.gcp_credentials import repro_credentials
+    from conformance.targets.litellm._vertex import CREDENTIALS_KEY
     from conformance.targets.openai_agents_litellm import route
 
     found = list(route(row, _BASE_STAND_IN))
-    return _LITELLM_MODEL.format(route=json.dumps(found), base_stand_in=_BASE_STAND_IN), (
-        "LitellmModel (LiteLLM's translation for the provider)"
+    # A Vertex route's service account key: the script makes its own (never the key here).
+    vertex = found[1].pop(CREDENTIALS_KEY, None) is not None
+    credentials = repro_credentials(f"EXTRA[{CREDENTIALS_KEY!r}]") if vertex else ""
+    text = _LITELLM_MODEL.format(
+        route=json.dumps(found), base_stand_in=_BASE_STAND_IN, credentials=credentials
     )
+    return text, "LitellmModel (LiteLLM's translation for the provider)"
 
 
 def repro_script(row: RowRef, history: History, version: str, *, litellm: bool = False) -> str:
@@ -220,7 +233,7 @@ def repro_script(row: RowRef, history: History, version: str, *, litellm: bool =
         version=version,
         model_class=model_class,
         model_block=model_block,
-        install='"openai-agents[litellm]"' + (" boto3" if row.api == "bedrock-converse" else "")
+        install='"openai-agents[litellm]"' + _LITELLM_EXTRA.get(row.api, "")
         if litellm
         else "openai-agents",
         model=row.model,

@@ -53,6 +53,9 @@ class ModelSpec:
     """Whether the SDK leaves an HTTP session open per event loop (LiteLLM's aiohttp client,
     one per `agent()` call, which runs its own loop): the render then collects them inside its
     warnings filter, so their finalizers' `ResourceWarning` is not raised in a later test."""
+    setup: str = ""
+    """Source the reproducer runs after its recorder and before `source` (which may read what
+    it defines: a Vertex route's service account key)."""
 
     def load(self) -> Any:
         return getattr(importlib.import_module(self.module), self.cls)

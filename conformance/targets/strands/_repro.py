@@ -37,7 +37,7 @@ KEY = {key!r}
 
 {recorder}
 BASE = ORIGIN + "/api"
-{env}
+{env}{setup}
 # What each pending call's tool returns, by call id: a Strands ToolResult without its id.
 RESULTS = {results}
 
@@ -81,6 +81,7 @@ def repro_script(spec: ModelSpec, row: RowRef, history: History, planned: bool) 
         model_import=spec.imports,
         extra=f"[{spec.extra}]" if spec.extra else "",
         env=env,
+        setup=spec.setup,
         preamble=(
             '\nos.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # offline cost map'
             "\nimport litellm\n\nlitellm.suppress_debug_info = True  # no banner on stdout"
