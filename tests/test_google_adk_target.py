@@ -256,21 +256,11 @@ def test_vertex_repro_runs_and_prints_the_payload(
     token server, never a key in the script) and prints what the agent sent."""
     import re
 
+    from vertex_checks import run_vertex_repro
+
     row = ROWS[row_id]
     history = scenario("document", "inline", "result")
-    script = target.repro(row, history)
-    assert "PRIVATE KEY" not in script
-    path = tmp_path / "repro.py"
-    path.write_text(script, encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-I", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=600,
-        check=True,
-    )
-    first, _, body = run.stdout.partition("\n")
+    first, _, body = run_vertex_repro(target, row, tmp_path).partition("\n")
     method, _, sent_path = first.partition(" ")
     assert method == "POST"
     assert re.fullmatch(_VERTEX_PATHS[row_id], sent_path.split("?")[0])

@@ -819,20 +819,10 @@ def test_without_google_auth_the_vertex_rows_say_what_to_install(
 def test_vertex_repro_runs_and_prints_the_payload(entry: LiteLLMTarget, tmp_path: Path) -> None:
     """The reproducer makes its own key and token server (the key is never in the script) and
     prints what the entry point sent to the model's Vertex path."""
+    from vertex_checks import run_vertex_repro
+
     row = ROWS["anthropic-vertex/claude-sonnet-5"]
     history = scenario("document", "inline", "result")
-    script = entry.repro(row, history)
-    assert "PRIVATE KEY" not in script
-    path = tmp_path / "repro.py"
-    path.write_text(script, encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-I", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=600,
-        check=True,
-    )
-    first, _, body = run.stdout.partition("\n")
+    first, _, body = run_vertex_repro(entry, row, tmp_path).partition("\n")
     assert first == f"POST {_VERTEX_PATHS[row.id]}"
     assert json.loads(body) == entry.render(row, history)

@@ -57,11 +57,10 @@ def reaches_vertex(target: Any, row: RowRef, monkeypatch: pytest.MonkeyPatch) ->
     return payload
 
 
-def repro_prints_the_payload(target: Any, row: RowRef, tmp_path: Path) -> None:
-    """The reproducer of a document cell (which makes its own key and token server: no key
-    in the script) prints a request to the model's Vertex path and the body the target sent."""
-    history = scenario("document", "inline", "result")
-    script = target.repro(row, history)
+def run_vertex_repro(target: Any, row: RowRef, tmp_path: Path) -> str:
+    """What the reproducer of `row`'s document cell prints when run on its own. The script
+    makes its own key and token server, so no key is in it."""
+    script = target.repro(row, scenario("document", "inline", "result"))
     assert "PRIVATE KEY" not in script
     path = tmp_path / "repro.py"
     path.write_text(script, encoding="utf-8")
@@ -73,8 +72,16 @@ def repro_prints_the_payload(target: Any, row: RowRef, tmp_path: Path) -> None:
         timeout=600,
         check=True,
     )
-    printed = json.loads(run.stdout[run.stdout.index("{") :])
-    paths = re.findall(r"^POST (\S+)$", run.stdout, flags=re.MULTILINE)
+    return run.stdout
+
+
+def repro_prints_the_payload(target: Any, row: RowRef, tmp_path: Path) -> None:
+    """The reproducer of a document cell prints a request to the model's Vertex path and the
+    body the target sent."""
+    history = scenario("document", "inline", "result")
+    stdout = run_vertex_repro(target, row, tmp_path)
+    printed = json.loads(stdout[stdout.index("{") :])
+    paths = re.findall(r"^POST (\S+)$", stdout, flags=re.MULTILINE)
     if paths:  # the scripts that print the path (under the base's own prefix, if any)
         assert re.search(VERTEX_PATHS[row.id] + "$", paths[0].split("?")[0])
     key = "messages" if row.api == "anthropic-vertex" else "contents"
