@@ -133,7 +133,7 @@ class InterleavesFallback(_Mutant):
     def render(self, row: RowRef, history: History) -> Payload:
         payload = super().render(row, history)
         match row.api:
-            case "anthropic" | "anthropic-vertex":
+            case "anthropic" | "anthropic-vertex" | "anthropic-bedrock":
                 return self._blocks(payload, "messages", "content", "tool_result", "tool_use_id")
             case "bedrock-converse":
                 return self._blocks(payload, "messages", "content", "toolResult", "toolUseId")

@@ -439,8 +439,9 @@ def test_vocabulary() -> None:
         OUTCOMES
     )
     assert len(OUTCOMES) == len(set(OUTCOMES)) == 13
-    assert len(ROW_API_NAMES) == 12  # the ten of the design, and Claude and Gemini on Vertex AI
-    assert {"anthropic-vertex", "gemini-vertex"} <= set(ROW_API_NAMES)
+    # the ten of the design, Claude and Gemini on Vertex AI, and Claude through Bedrock InvokeModel
+    assert len(ROW_API_NAMES) == 13
+    assert {"anthropic-vertex", "gemini-vertex", "anthropic-bedrock"} <= set(ROW_API_NAMES)
 
 
 def test_json_schema_lets_editors_complete_keys() -> None:

@@ -47,6 +47,7 @@ SDK_MODULE = {
     "huggingface": "openai",
     "anthropic-vertex": "anthropic",
     "gemini-vertex": "google.genai",
+    "anthropic-bedrock": "anthropic",
 }
 """The module whose absence skips a test of an api."""
 
@@ -378,9 +379,13 @@ VALID["anthropic-vertex"] = {
     **{k: v for k, v in VALID["anthropic"].items() if k != "model"},
 }
 VALID["gemini-vertex"] = VALID["gemini"]
+VALID["anthropic-bedrock"] = {
+    "anthropic_version": "bedrock-2023-05-31",
+    **{k: v for k, v in VALID["anthropic"].items() if k != "model"},
+}
 
 
-def test_apis_are_the_ten_of_the_design_and_the_two_vertex_ones() -> None:
+def test_apis_are_the_ten_of_the_design_the_vertex_ones_and_bedrock_invoke() -> None:
     assert APIS == tuple(VALID) == tuple(SDK_MODULE)
 
 

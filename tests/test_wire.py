@@ -42,8 +42,9 @@ def _messages(view: WireView, role: str) -> list[wire.WireMessage]:
 # -- registry -----------------------------------------------------------------------------
 
 
-def test_registry_names_the_ten_apis_and_the_vertex_ones() -> None:
+def test_registry_names_the_ten_apis_the_vertex_ones_and_bedrock_invoke() -> None:
     assert set(LOCATORS) == {
+        "anthropic-bedrock",
         "anthropic-vertex",
         "gemini-vertex",
         "openai-chat",

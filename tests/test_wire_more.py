@@ -72,9 +72,10 @@ NEW_APIS = {
 }
 
 
-def test_registry_lists_all_twelve_apis() -> None:
+def test_registry_lists_all_thirteen_apis() -> None:
     assert sorted(LOCATORS) == [
         "anthropic",
+        "anthropic-bedrock",
         "anthropic-vertex",
         "bedrock-converse",
         "cohere",

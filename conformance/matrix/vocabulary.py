@@ -25,6 +25,7 @@ Api = Literal[
     "huggingface",
     "anthropic-vertex",
     "gemini-vertex",
+    "anthropic-bedrock",
 ]
 """One provider wire format; the first half of a row id."""
 Source = Literal["inline", "url"]

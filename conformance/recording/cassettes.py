@@ -450,7 +450,7 @@ def live_keys(apis: set[str], env: Mapping[str, str]) -> dict[str, str]:
                 continue
             slot = slots.get(names[0]) or KEY_SLOT[api]
             keys[slot] = value
-    if "bedrock-converse" in apis and env.get("AWS_SESSION_TOKEN"):
+    if apis & {"bedrock-converse", "anthropic-bedrock"} and env.get("AWS_SESSION_TOKEN"):
         keys["aws_session_token"] = env["AWS_SESSION_TOKEN"]
     if missing:
         raise MissingKeys(

@@ -121,6 +121,11 @@ def _vertex_claude(match: re.Match[str], body: dict[str, Any]) -> dict[str, Any]
     return {**_anthropic_message(match, body), "model": match["model"]}
 
 
+def _bedrock_claude(match: re.Match[str], body: dict[str, Any]) -> dict[str, Any]:
+    """Claude through Bedrock InvokeModel: the Messages answer; the model is the URL's."""
+    return {**_anthropic_message(match, body), "model": unquote(match["model"])}
+
+
 def _converse(_: re.Match[str], __: dict[str, Any]) -> dict[str, Any]:
     return {
         "output": {"message": {"role": "assistant", "content": [{"text": "ok"}]}},
@@ -149,6 +154,7 @@ ROUTES: Final[tuple[tuple[re.Pattern[str], _Answer], ...]] = (
     (re.compile(r"/v1/messages"), _anthropic_message),
     (re.compile(r"/v1beta/models/(?P<model>[^/:]+):generateContent"), _gemini_content),
     (re.compile(r"/model/(?P<model>[^/]+)/converse"), _converse),
+    (re.compile(r"/model/(?P<model>[^/]+)/invoke(?:-with-response-stream)?"), _bedrock_claude),
     (re.compile(r"/v2/chat"), _cohere_chat),
     # Vertex AI: Claude (anthropic's AnthropicVertex) and Gemini (google-genai, vertexai=True).
     (
@@ -176,6 +182,10 @@ _CHAT_KEYS: Final[dict[str, str]] = {
 }
 
 
+_INVOKE: Final = re.compile(r"^/model/[^/]+/invoke(?:-with-response-stream)?$")
+"""Bedrock InvokeModel, which Claude's Messages body takes (`anthropic-bedrock`)."""
+
+
 def route_api(path: str, headers: dict[str, str]) -> str | None:
     """The api a request path (and, for the shared chat path, its bearer key) belongs to."""
     if path.startswith("/openai/v1/chat/completions"):
@@ -187,7 +197,7 @@ def route_api(path: str, headers: dict[str, str]) -> str | None:
         ("/v1/responses", "openai-responses"),
         ("/v1/messages", "anthropic"),
         ("/v1beta/models/", "gemini"),
-        ("/model/", "bedrock-converse"),
+        ("/model/", "anthropic-bedrock" if _INVOKE.search(path) else "bedrock-converse"),
         ("/v2/chat", "cohere"),
     ):
         if path.startswith(prefix):
@@ -217,7 +227,7 @@ def _error_body(api: str, breach: Breach) -> tuple[dict[str, Any], dict[str, str
             return {"type": "error", "error": error, "request_id": "req_double"}, {}
         case "gemini":
             return {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}, {}
-        case "bedrock-converse":
+        case "bedrock-converse" | "anthropic-bedrock":
             return {"message": message}, {"x-amzn-errortype": "ValidationException"}
         case "mistral":
             kind = (

@@ -58,6 +58,7 @@ CANONICAL: Final[Mapping[str, str]] = {
     "huggingface": "https://router.huggingface.co/v1",
     "anthropic-vertex": f"https://{VERTEX_CLAUDE_REGION}-aiplatform.googleapis.com/v1",
     "gemini-vertex": f"https://{VERTEX_GEMINI_REGION}-aiplatform.googleapis.com",
+    "anthropic-bedrock": "https://bedrock-runtime.us-east-1.amazonaws.com",
 }
 """Each api's real base URL, as its client is configured for it (path prefix included)."""
 
@@ -78,6 +79,7 @@ LIVE_KEYS: Final[Mapping[str, tuple[tuple[str, ...], ...]]] = {
     "huggingface": (("HF_TOKEN",),),
     "anthropic-vertex": (("GOOGLE_CLOUD_ACCESS_TOKEN",),),
     "gemini-vertex": (("GOOGLE_CLOUD_ACCESS_TOKEN",),),
+    "anthropic-bedrock": (("AWS_ACCESS_KEY_ID",), ("AWS_SECRET_ACCESS_KEY",)),
 }
 """Per api, the environment variables a live recording needs: each inner tuple is one
 credential, given by any of its names (`AWS_SESSION_TOKEN` is used when set)."""
@@ -270,6 +272,20 @@ def _bedrock(senders: Senders, api: str) -> Any:
     )
 
 
+def _anthropic_bedrock(senders: Senders, api: str) -> Any:
+    """anthropic's own Bedrock client (`AnthropicBedrock`, SigV4-signed by botocore), given the
+    AWS keys explicitly so no credential chain is consulted."""
+    return _sdk("anthropic").AnthropicBedrock(
+        aws_access_key=senders.keys["aws_access_key_id"],
+        aws_secret_key=senders.keys["aws_secret_access_key"],
+        aws_session_token=senders.keys.get("aws_session_token"),
+        aws_region=BEDROCK_REGION,
+        base_url=senders.base_urls[api],
+        max_retries=0,
+        timeout=senders.timeout,
+    )
+
+
 def _mistral(senders: Senders, api: str) -> Any:
     return _sdk("mistralai.client").Mistral(
         api_key=senders.key(api),
@@ -317,6 +333,7 @@ _BUILD: Final[Mapping[str, Callable[[Senders, str], Any]]] = {
     "huggingface": _openai,
     "anthropic-vertex": _anthropic_vertex,
     "gemini-vertex": _gemini_vertex,
+    "anthropic-bedrock": _anthropic_bedrock,
 }
 
 
@@ -369,9 +386,10 @@ def _generate_content(client: Any, model: str, payload: dict[str, Any]) -> Any:
     return client.models.generate_content(model=model, contents=contents, config=config or None)
 
 
-def _vertex_messages(client: Any, model: str, payload: dict[str, Any]) -> Any:
-    """AnthropicVertex puts `model` into the URL; the body's own `anthropic_version` goes as
-    extra body, which the client keeps (it only sets one when none is given)."""
+def _versioned_messages(client: Any, model: str, payload: dict[str, Any]) -> Any:
+    """AnthropicVertex and AnthropicBedrock put `model` into the URL; the body's own
+    `anthropic_version` goes as extra body, which each client keeps (it sets one only when
+    none is given)."""
     body = {key: value for key, value in payload.items() if key != "anthropic_version"}
     extra = (
         {"anthropic_version": payload["anthropic_version"]}
@@ -404,6 +422,7 @@ _SEND: Final[Mapping[str, Callable[[Any, str, dict[str, Any]], Any]]] = {
     "groq": _chat,
     "xai": _chat,
     "huggingface": _chat,
-    "anthropic-vertex": _vertex_messages,
+    "anthropic-vertex": _versioned_messages,
     "gemini-vertex": _generate_content,
+    "anthropic-bedrock": _versioned_messages,
 }

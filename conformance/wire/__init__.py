@@ -12,6 +12,7 @@ from typing import Any
 
 from conformance.wire import (
     anthropic,
+    anthropic_bedrock,
     anthropic_vertex,
     bedrock_converse,
     cohere,
@@ -73,6 +74,7 @@ LOCATORS: dict[str, Locator] = {
     huggingface.API: huggingface.locate,
     anthropic_vertex.API: anthropic_vertex.locate,
     gemini_vertex.API: gemini_vertex.locate,
+    anthropic_bedrock.API: anthropic_bedrock.locate,
 }
 
 

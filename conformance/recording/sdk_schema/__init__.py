@@ -17,6 +17,8 @@ payload verbatim and validating it means calling the SDK's types directly:
 - Claude and Gemini on Vertex AI: the Messages and generateContent recipes (the Vertex bodies
   are theirs, the model in the URL); Claude's body is checked first for its two documented
   differences, no `model` and `anthropic_version: "vertex-2023-10-16"`.
+- Claude through Bedrock InvokeModel: the Messages recipe, after the body's two documented
+  differences are checked, no `model` and `anthropic_version: "bedrock-2023-05-31"`.
 - botocore (Bedrock Converse): `ParamValidator` against the Converse input shape, plus the two
   checks botocore skips: enum values, and blobs given as `str` (double-encoded on the wire).
 
@@ -145,6 +147,36 @@ def _anthropic_vertex(payload: Mapping[str, Any]) -> list[str]:
         problems.append(f"anthropic_version: Input should be {allowed}")
     rest = {k: value for k, value in payload.items() if k not in ("model", "anthropic_version")}
     return problems + _anthropic({"model": "vertex-url-model", **rest})
+
+
+ANTHROPIC_BEDROCK_VERSION: Final = "bedrock-2023-05-31"
+"""The `anthropic_version` Amazon Bedrock's Claude Messages request page requires in an
+InvokeModel body ("The value must be bedrock-2023-05-31",
+https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html).
+Unlike Vertex, the SDK's own default is not accepted: Anthropic's legacy Bedrock page warns
+that its SDK sends 2026-10-21 through Bedrock too, which the models served by InvokeModel do
+not take (a 400; https://platform.claude.com/docs/en/build-with-claude/claude-on-amazon-bedrock-legacy)."""
+
+
+def _anthropic_bedrock(payload: Mapping[str, Any]) -> list[str]:
+    """The Messages types, after the two documented differences are checked: no `model` in
+    the body (the URL names it) and `anthropic_version: "bedrock-2023-05-31"` in it."""
+    problems: list[str] = []
+    if "model" in payload:
+        problems.append("model: not part of an InvokeModel body; the URL names the model")
+    version = payload.get("anthropic_version")
+    if version is None:
+        problems.append(
+            f"anthropic_version: Field required (InvokeModel takes {ANTHROPIC_BEDROCK_VERSION!r}"
+            " in the body)"
+        )
+    elif version != ANTHROPIC_BEDROCK_VERSION:
+        problems.append(
+            f"anthropic_version: Input should be {ANTHROPIC_BEDROCK_VERSION!r} (got {version!r};"
+            " Bedrock's Claude models answer another version with a 400)"
+        )
+    rest = {k: value for k, value in payload.items() if k not in ("model", "anthropic_version")}
+    return problems + _anthropic({"model": "bedrock-url-model", **rest})
 
 
 def _groq(payload: Mapping[str, Any]) -> list[str]:
@@ -364,6 +396,7 @@ _VALIDATORS: Final[Mapping[str, Callable[[Mapping[str, Any]], list[str]]]] = {
     "huggingface": _openai_compatible,
     "anthropic-vertex": _anthropic_vertex,
     "gemini-vertex": _gemini,
+    "anthropic-bedrock": _anthropic_bedrock,
 }
 
 APIS: Final = tuple(_VALIDATORS)

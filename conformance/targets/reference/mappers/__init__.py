@@ -8,6 +8,7 @@ from typing import Any
 from conformance.history import History
 from conformance.targets.reference.mappers import (
     anthropic,
+    anthropic_bedrock,
     anthropic_vertex,
     bedrock_converse,
     cohere,
@@ -39,4 +40,5 @@ MAPPERS: dict[str, Mapper] = {
     "huggingface": (huggingface.PROFILES, huggingface.render),
     "anthropic-vertex": (anthropic_vertex.PROFILES, anthropic_vertex.render),
     "gemini-vertex": (gemini_vertex.PROFILES, gemini_vertex.render),
+    "anthropic-bedrock": (anthropic_bedrock.PROFILES, anthropic_bedrock.render),
 }
