@@ -88,9 +88,14 @@ def test_the_double_tells_invoke_from_converse() -> None:
     assert route_api("/model/x/invoke/more", {}) == "bedrock-converse"  # no InvokeModel path
 
 
-def test_the_double_answers_invoke_with_bedrocks_error_shape_when_no_rule_breaks() -> None:
-    # anthropic-bedrock has no acceptance rules of its own (as anthropic-vertex): never refused.
-    assert refusal(f"/model/{MODEL}/invoke", {}, body("anthropic-bedrock", "claude-opus-4-6")) is None
+def test_the_double_enforces_no_ordering_rules_on_invoke_as_on_vertex() -> None:
+    """The Messages ordering rules were quoted from Anthropic's own api; none is quoted for
+    InvokeModel, so the double answers a body breaking one (text before the tool results)."""
+    payload = body("anthropic-bedrock", "claude-opus-4-6")
+    results = payload["messages"][2]["content"]
+    results.insert(0, {"type": "text", "text": "Here are the results."})
+    assert refusal(f"/model/{MODEL}/invoke", {}, payload) is None
+    assert refusal("/v1/messages", {}, {**payload, "model": MODEL}) is not None
 
 
 def test_the_payload_is_the_body_the_model_stays_in_the_url() -> None:
