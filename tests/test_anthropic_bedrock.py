@@ -90,7 +90,8 @@ def test_the_double_tells_invoke_from_converse() -> None:
 
 def test_the_double_answers_invoke_with_bedrocks_error_shape_when_no_rule_breaks() -> None:
     # anthropic-bedrock has no acceptance rules of its own (as anthropic-vertex): never refused.
-    assert refusal(f"/model/{MODEL}/invoke", {}, body("anthropic-bedrock", "claude-opus-4-6")) is None
+    sent = body("anthropic-bedrock", "claude-opus-4-6")
+    assert refusal(f"/model/{MODEL}/invoke", {}, sent) is None
 
 
 def test_the_payload_is_the_body_the_model_stays_in_the_url() -> None:
