@@ -142,7 +142,7 @@ def _anthropic_bedrock(row: RowRef, base: str) -> Any:
     `_bedrock`'s, given explicitly so that no credential chain is consulted (the recorder
     checks no signature). What `anthropic_version` the body carries is left to pydantic-ai
     and the SDK."""
-    from anthropic import AsyncAnthropicBedrock
+    from anthropic.lib.bedrock import AsyncAnthropicBedrock
     from pydantic_ai.models.anthropic import AnthropicModel
     from pydantic_ai.providers.anthropic import AnthropicProvider
 
