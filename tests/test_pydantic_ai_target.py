@@ -239,6 +239,7 @@ def test_bedrock_payload_carries_the_model_id() -> None:
         ("openai-chat/gpt-6", ("image", "url", "prompt")),
         ("anthropic-vertex/claude-sonnet-5", ("image", "url", "result")),
         ("gemini-vertex/gemini-3", ("document", "inline", "prompt")),
+        ("anthropic-bedrock/claude-opus-4-6", ("document", "inline", "result")),
     ],
 )
 def test_a_repro_script_prints_the_payload(
@@ -362,6 +363,39 @@ def test_vertex_rows_go_through_the_vertex_clients(row: str, path: str, version:
     assert ("anthropic_version" in sent) is version
     payload = PydanticAITarget().render(ref, scenario("image", "inline", "result"))
     assert ("anthropic_version" in payload) is version
+
+
+def test_the_bedrock_invoke_row_goes_through_anthropics_bedrock_client() -> None:
+    """Claude through Bedrock InvokeModel the way pydantic-ai documents it,
+    `AnthropicProvider(anthropic_client=AsyncAnthropicBedrock(...))`: the request reaches
+    `/model/{modelId}/invoke` (or its streaming twin) SigV4-signed for Bedrock in us-east-1,
+    with no Anthropic api key, and its body has no `model` and Bedrock's `anthropic_version`
+    (pinned by `AnthropicModel` on that client: `_build_extra_body(bedrock=True)`; the SDK's
+    own default, 2026-10-21, is what Bedrock's Claude models refuse)."""
+    from pydantic_ai import Agent
+    from pydantic_ai.exceptions import ModelHTTPError
+
+    from conformance.targets.kit import recorder
+    from conformance.targets.pydantic_ai._models import MODELS
+
+    ref = ROWS["anthropic-bedrock/claude-opus-4-6"]
+    with recorder().channel() as (base, taken):
+        agent: Any = Agent(MODELS[ref.api][1](ref, base))
+        with pytest.raises(ModelHTTPError):  # the recorder answers 400
+            agent.run_sync("Call the tool.")
+    model = re.escape(ref.model)
+    path = taken[0].path.split("?")[0]
+    assert re.fullmatch(f"/model/{model}/invoke(-with-response-stream)?", path), path
+    headers = {k.lower(): v for k, v in taken[0].headers.items()}
+    assert "x-api-key" not in headers
+    signed = r"AWS4-HMAC-SHA256 Credential=[^/]+/\d{8}/us-east-1/bedrock/"
+    assert re.match(signed, headers["authorization"])
+    sent = json.loads(taken[0].body)
+    assert "model" not in sent
+    assert sent["anthropic_version"] == "bedrock-2023-05-31"
+    payload = PydanticAITarget().render(ref, scenario("image", "inline", "result"))
+    assert "model" not in payload
+    assert payload["anthropic_version"] == "bedrock-2023-05-31"
 
 
 def test_a_cell_runs_the_agent_twice_and_the_stored_run_is_the_same(

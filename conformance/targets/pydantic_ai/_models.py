@@ -131,6 +131,30 @@ def _anthropic_vertex(row: RowRef, base: str) -> Any:
     return AnthropicModel(row.model, provider=AnthropicProvider(anthropic_client=client))
 
 
+BEDROCK_REGION = "us-east-1"
+"""The AWS region the Bedrock clients sign for (the recorder answers any)."""
+
+
+def _anthropic_bedrock(row: RowRef, base: str) -> Any:
+    """Claude through Bedrock InvokeModel as pydantic-ai documents it: `AnthropicProvider` given
+    anthropic's `AsyncAnthropicBedrock` client, which puts the model in the URL
+    (`/model/{id}/invoke`) and SigV4-signs with the AWS keys given: the same stand-ins as
+    `_bedrock`'s, given explicitly so that no credential chain is consulted (the recorder
+    checks no signature). What `anthropic_version` the body carries is left to pydantic-ai
+    and the SDK."""
+    from anthropic.lib.bedrock import AsyncAnthropicBedrock
+    from pydantic_ai.models.anthropic import AnthropicModel
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+
+    client = AsyncAnthropicBedrock(
+        aws_access_key="conformance",
+        aws_secret_key=API_KEY,
+        aws_region=BEDROCK_REGION,
+        base_url=base,
+    )
+    return AnthropicModel(row.model, provider=AnthropicProvider(anthropic_client=client))
+
+
 def _gemini_vertex(row: RowRef, base: str) -> Any:
     """Gemini on Vertex AI: `GoogleProvider` given google-genai's Vertex client
     (`vertexai=True`, a project and location), with an access token as its credentials."""
@@ -256,6 +280,7 @@ MODELS: dict[str, tuple[str, Callable[[RowRef, str], Any]]] = {
     "anthropic": ("pydantic_ai.models.anthropic", _anthropic),
     "gemini": ("pydantic_ai.models.google", _gemini),
     "anthropic-vertex": ("pydantic_ai.models.anthropic", _anthropic_vertex),
+    "anthropic-bedrock": ("pydantic_ai.models.anthropic", _anthropic_bedrock),
     "gemini-vertex": ("pydantic_ai.models.google", _gemini_vertex),
     "bedrock-converse": ("pydantic_ai.models.bedrock", _bedrock),
     "mistral": ("pydantic_ai.models.mistral", _mistral),
@@ -270,6 +295,7 @@ EXTRAS = {
     "xai": "openai",
     "gemini": "google",
     "anthropic-vertex": "anthropic",
+    "anthropic-bedrock": "anthropic,bedrock",
     "gemini-vertex": "google",
     "bedrock-converse": "bedrock",
 }

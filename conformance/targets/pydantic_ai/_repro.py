@@ -68,6 +68,14 @@ _REPRO_MODELS = {
         "                              access_token=KEY, base_url=BASE + '/v1')\n"
         "model = AnthropicModel(MODEL, provider=AnthropicProvider(anthropic_client=client))"
     ),
+    "anthropic-bedrock": (
+        "from anthropic import AsyncAnthropicBedrock\n"
+        "from pydantic_ai.models.anthropic import AnthropicModel\n"
+        "from pydantic_ai.providers.anthropic import AnthropicProvider\n"
+        "client = AsyncAnthropicBedrock(aws_access_key='repro', aws_secret_key=KEY,\n"
+        "                               aws_region='us-east-1', base_url=BASE)\n"
+        "model = AnthropicModel(MODEL, provider=AnthropicProvider(anthropic_client=client))"
+    ),
     "gemini-vertex": (
         "from google.genai import Client\n"
         "from google.genai.types import HttpOptions\n"
