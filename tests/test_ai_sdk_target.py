@@ -16,6 +16,7 @@ from conformance.adoption.repro import repro_script
 from conformance.adoption.verify_bridge import verify_bridge
 from conformance.history import Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
+from conformance.recording.send import FAKE_KEYS
 from conformance.scenarios.build import scenario
 from conformance.scenarios.fixtures import fixture_bytes
 from conformance.targets import resolve_target
@@ -88,6 +89,52 @@ def test_bedrock_media_arrives_as_raw_bytes(target: AISDKTarget) -> None:
     assert payload["modelId"] == ROWS["bedrock-converse/claude"].model
     result = payload["messages"][2]["content"][0]["toolResult"]
     assert result["content"][0]["image"]["source"]["bytes"] == fixture_bytes("chart.png")
+
+
+def test_claude_on_bedrock_invoke_is_the_messages_body_of_the_anthropic_sub_provider(
+    target: AISDKTarget, tmp_path: Path
+) -> None:
+    """`anthropic-bedrock` goes through `@ai-sdk/amazon-bedrock/anthropic`: a Messages body with
+    Bedrock's `anthropic_version` and no model, posted to `/model/{id}/invoke`; through the
+    Converse provider it would be a Converse body (`modelId`, `toolResult`, `toolConfig`) posted
+    to `/model/{id}/converse`."""
+    row = ROWS["anthropic-bedrock/claude-opus-4-6"]
+    assert target.supports(row) is None
+    payload = target.render(row, scenario("image", "inline", "result"))
+    assert payload["anthropic_version"] == "bedrock-2023-05-31"
+    assert not {"model", "modelId", "toolConfig", "inferenceConfig"} & set(payload)
+    results = payload["messages"][2]["content"]
+    assert [(b["type"], b["tool_use_id"]) for b in results] == [
+        ("tool_result", "call_1"),
+        ("tool_result", "call_2"),
+    ]
+    assert results[0]["content"][0]["source"]["type"] == "base64"
+    assert target.sdk_versions["@ai-sdk/amazon-bedrock>@ai-sdk/anthropic"][0].isdigit()
+    # The request line, which the payload does not hold: the reproducer prints it.
+    cell = "anthropic-bedrock/claude-opus-4-6/image/inline/result"
+    script = repro_script(MATRIX, cell, "ai-sdk")
+    assert "import * as provider from '@ai-sdk/amazon-bedrock/anthropic';" in script
+    (tmp_path / "repro.mjs").write_text(script, encoding="utf-8")
+    (tmp_path / "node_modules").symlink_to(Path(target.cwd or ".") / "node_modules")
+    run = subprocess.run(
+        [target.command[0], "repro.mjs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    assert first == f"POST /model/{row.model}/invoke"
+    assert json.loads(body) == payload
+
+
+def test_the_aws_stand_ins_are_the_suites_fake_keys() -> None:
+    """Both Bedrock providers get FAKE_KEYS' AWS pair and the region explicitly."""
+    source = (bridge_folder() / "bridge.mjs").read_text(encoding="utf-8")
+    assert f"accessKeyId: '{FAKE_KEYS['aws_access_key_id']}'" in source
+    assert f"secretAccessKey: '{FAKE_KEYS['aws_secret_access_key']}'" in source
+    assert source.count("...AWS })") == 2
 
 
 def test_url_media_the_sdk_downloads_is_fetched_from_the_fixture_host(

@@ -28,6 +28,13 @@ import { readFileSync } from 'node:fs';
 
 export const REFUSAL = 'UnsupportedFunctionalityError';
 export const KEY = 'conformance-not-a-key';
+/** The stand-in AWS credentials, given explicitly: the example pair of AWS's own documentation,
+ * which the suite's double and senders use too (`conformance.recording.send.FAKE_KEYS`). */
+export const AWS = {
+  region: 'us-east-1',
+  accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+  secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+};
 
 const PACKAGES = [
   'ai',
@@ -43,16 +50,31 @@ const PACKAGES = [
   '@ai-sdk/cohere',
 ];
 
+/** Packages a provider package pins for itself: `@ai-sdk/amazon-bedrock/anthropic` builds the
+ * Messages body with the `@ai-sdk/anthropic` that `@ai-sdk/amazon-bedrock` depends on exactly,
+ * installed under it where it differs from the release's own (`name>dependency` in the versions). */
+const NESTED = [['@ai-sdk/amazon-bedrock', '@ai-sdk/anthropic']];
+
+function versionAt(folder, path) {
+  try {
+    return JSON.parse(readFileSync(new URL(`${path}/package.json`, folder), 'utf8')).version;
+  } catch {
+    return undefined; // not installed in this release's folder
+  }
+}
+
 /** The release's version (`ai`'s) and every package it drives, from its node_modules. */
 export function versionsOf(folder) {
   const versions = {};
   for (const name of PACKAGES) {
-    try {
-      const found = new URL(`node_modules/${name}/package.json`, folder);
-      versions[name] = JSON.parse(readFileSync(found, 'utf8')).version;
-    } catch {
-      // not installed in this release's folder
-    }
+    const found = versionAt(folder, `node_modules/${name}`);
+    if (found !== undefined) versions[name] = found;
+  }
+  for (const [name, dependency] of NESTED) {
+    if (versions[name] === undefined) continue;
+    const found =
+      versionAt(folder, `node_modules/${name}/node_modules/${dependency}`) ?? versions[dependency];
+    if (found !== undefined) versions[`${name}>${dependency}`] = found;
   }
   versions.node = process.versions.node;
   return { version: versions.ai, versions };
@@ -128,19 +150,26 @@ export const PROVIDERS = {
   ],
   'bedrock-converse': [
     '@ai-sdk/amazon-bedrock',
-    (p, base, m) =>
-      p.createAmazonBedrock({
-        baseURL: base,
-        region: 'us-east-1',
-        accessKeyId: 'AKIACONFORMANCE',
-        secretAccessKey: 'conformance-not-a-secret',
-      })(m),
+    (p, base, m) => p.createAmazonBedrock({ baseURL: base, ...AWS })(m),
+  ],
+  // Claude's Messages body through InvokeModel (`/model/{id}/invoke`): the package's Anthropic
+  // provider, `@ai-sdk/amazon-bedrock/anthropic` (`createAmazonBedrockAnthropic` in 7, which
+  // keeps `createBedrockAnthropic` as a deprecated alias; `createBedrockAnthropic` in 6).
+  'anthropic-bedrock': [
+    '@ai-sdk/amazon-bedrock/anthropic',
+    (p, base, m) => (p.createAmazonBedrockAnthropic ?? p.createBedrockAnthropic)({ baseURL: base, ...AWS })(m),
   ],
   mistral: ['@ai-sdk/mistral', (p, base, m) => p.createMistral({ baseURL: `${base}/v1`, apiKey: KEY })(m)],
   groq: ['@ai-sdk/groq', (p, base, m) => p.createGroq({ baseURL: `${base}/openai/v1`, apiKey: KEY })(m)],
   xai: ['@ai-sdk/xai', (p, base, m) => p.createXai({ baseURL: `${base}/v1`, apiKey: KEY }).chat(m)],
   cohere: ['@ai-sdk/cohere', (p, base, m) => p.createCohere({ baseURL: `${base}/v2`, apiKey: KEY })(m)],
 };
+
+/** The npm package a provider's import specifier is in (`@ai-sdk/amazon-bedrock/anthropic` is in
+ * `@ai-sdk/amazon-bedrock`). */
+export function packageOf(specifier) {
+  return specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+}
 
 /** The apis this release serves: all but those it declares unsupported (`sdk.unsupported`). */
 function served(sdk) {

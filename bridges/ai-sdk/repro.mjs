@@ -6,6 +6,7 @@
 // URL media is served by the script itself on 127.0.0.1.
 
 import {
+  AWS,
   KEY,
   PROVIDERS,
   downloadOf,
@@ -14,6 +15,7 @@ import {
   messagesOf,
   mockModel,
   normalized,
+  packageOf,
   payloadOf,
   promptOptions,
   rawBlobs,
@@ -63,7 +65,7 @@ export function repro(sdk, request) {
   }
   const [name, create] = PROVIDERS[row.api];
   const { text, served } = standIns(request.history, request.media);
-  const versions = [name, '@ai-sdk/provider', 'ai'].map((n) => `${n}@${sdk.versions[n]}`);
+  const versions = [packageOf(name), '@ai-sdk/provider', 'ai'].map((n) => `${n}@${sdk.versions[n]}`);
   return `// AI SDK ${sdk.version}, ${row.api} request for ${row.id}: what generateText sends for this
 // history (${op === 'render_stored' ? 'after storing the messages as JSON' : 'as the tool loop left the messages'}).
 //
@@ -80,6 +82,7 @@ import { ${sdk.mockModelName} } from 'ai/test';
 import * as provider from '${name}';
 
 const KEY = ${JSON.stringify(KEY)};
+const AWS = ${JSON.stringify(AWS)};
 const API = ${JSON.stringify(row.api)};
 const MODEL = ${JSON.stringify(row.model)};
 const STORED = ${op === 'render_stored'};

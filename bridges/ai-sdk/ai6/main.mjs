@@ -7,6 +7,7 @@ import * as openai from '@ai-sdk/openai';
 import * as anthropic from '@ai-sdk/anthropic';
 import * as google from '@ai-sdk/google';
 import * as bedrock from '@ai-sdk/amazon-bedrock';
+import * as bedrockAnthropic from '@ai-sdk/amazon-bedrock/anthropic';
 import * as mistral from '@ai-sdk/mistral';
 import * as groq from '@ai-sdk/groq';
 import * as xai from '@ai-sdk/xai';
@@ -39,6 +40,7 @@ const sdk = {
     '@ai-sdk/anthropic': anthropic,
     '@ai-sdk/google': google,
     '@ai-sdk/amazon-bedrock': bedrock,
+    '@ai-sdk/amazon-bedrock/anthropic': bedrockAnthropic,
     '@ai-sdk/mistral': mistral,
     '@ai-sdk/groq': groq,
     '@ai-sdk/xai': xai,
