@@ -27,6 +27,7 @@ pytest.importorskip(
 
 import litellm
 
+import invoke_checks
 from conformance.targets import kit
 from conformance.targets import litellm as target_module
 from conformance.targets.kit import Exchange, fixture_host
@@ -830,43 +831,6 @@ def test_vertex_repro_runs_and_prints_the_payload(entry: LiteLLMTarget, tmp_path
 
 # --- Claude through Bedrock InvokeModel: `bedrock/invoke/<model id>` ----------------------------
 
-_INVOKE_ROW = "anthropic-bedrock/claude-opus-4-6"
-_INVOKE_PATH = "/model/global.anthropic.claude-opus-4-6-v1/invoke"
-
-
-def _invoke_exchange(entry: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Exchange]:
-    """The payload an entry point renders for the InvokeModel row and the one exchange that
-    reached the recorder."""
-    seen: list[Exchange] = []
-    payload_of = kit.payload_of
-
-    def keep(api: str, exchange: Exchange) -> Any:
-        seen.append(exchange)
-        return payload_of(api, exchange)
-
-    monkeypatch.setattr(kit, "payload_of", keep)
-    row = ROWS[_INVOKE_ROW]
-    assert entry.supports(row) is None
-    payload = entry.render(row, scenario("image", "inline", "result"))
-    assert len(seen) == 1
-    return payload, seen[0]
-
-
-def _assert_invoke_model(payload: Any, exchange: Exchange) -> None:
-    """What InvokeModel with Claude's Messages body is: the model's `/invoke` path, a SigV4
-    signature with the double's AWS key for us-east-1, a Messages body with Bedrock's
-    `anthropic_version` and without `model` (no Converse `modelId`/`toolConfig`)."""
-    from conformance.recording.send import FAKE_KEYS
-
-    assert exchange.path.split("?")[0] == _INVOKE_PATH
-    authorization = exchange.headers["authorization"]
-    assert f"Credential={FAKE_KEYS['aws_access_key_id']}/" in authorization
-    assert "/us-east-1/bedrock/aws4_request" in authorization
-    assert payload["anthropic_version"] == "bedrock-2023-05-31"
-    assert "model" not in payload
-    assert "toolConfig" not in payload
-    assert payload["messages"][2]["content"][0]["type"] == "tool_result"
-
 
 @pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
 def test_the_invoke_row_reaches_invoke_model_with_claudes_messages_body(
@@ -874,26 +838,30 @@ def test_the_invoke_row_reaches_invoke_model_with_claudes_messages_body(
 ) -> None:
     """Each entry point sends the anthropic-bedrock row through `bedrock/invoke/`: the double's
     InvokeModel route, never Converse's."""
-    _assert_invoke_model(*_invoke_exchange(entry, monkeypatch))
+    invoke_checks.reaches_invoke_model(entry, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
 
 
+@pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
 def test_the_invoke_row_through_the_converse_route_fails_the_check(
-    target: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+    entry: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A mutant that routes the row as `bedrock-converse` rows go (`bedrock/converse/<id>`) is
-    caught: its request reaches `/converse` with a Converse body."""
-    from conformance.targets.litellm import _routes
+    caught: its request reaches `/converse` with a Converse body. (The variants' route tables
+    are copies of the target's, so each is given the mutant.)"""
+    from conformance.targets.litellm import _anthropic_messages, _responses, _routes
 
-    monkeypatch.setitem(_routes.ROUTES, "anthropic-bedrock", _routes.ROUTES["bedrock-converse"])
-    with pytest.raises(AssertionError):
-        _assert_invoke_model(*_invoke_exchange(target, monkeypatch))
+    converse = _routes.ROUTES["bedrock-converse"]
+    for routes in (_routes.ROUTES, _anthropic_messages.ROUTE_OF, _responses.ROUTE_OF):
+        monkeypatch.setitem(routes, "anthropic-bedrock", converse)
+    with pytest.raises(AssertionError, match="/converse"):
+        invoke_checks.reaches_invoke_model(entry, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
 
 
 def test_the_invoke_route_signs_with_the_doubles_fake_keys() -> None:
     from conformance.recording.send import FAKE_KEYS
     from conformance.targets.litellm._routes import ROUTES
 
-    row = ROWS[_INVOKE_ROW]
+    row = ROWS[invoke_checks.INVOKE_ROW]
     kwargs = ROUTES["anthropic-bedrock"](row, "http://base")
     assert kwargs["model"] == f"bedrock/invoke/{row.model}"
     assert kwargs["aws_access_key_id"] == FAKE_KEYS["aws_access_key_id"]
@@ -904,8 +872,13 @@ def test_the_invoke_route_signs_with_the_doubles_fake_keys() -> None:
 def test_without_boto3_the_invoke_row_says_what_to_install(
     target: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(target_module, "_installed", lambda name: None if name == "boto3" else "1")
-    reason = target.supports(ROWS[_INVOKE_ROW])
+    real = target_module._installed  # pyright: ignore[reportPrivateUsage]
+
+    def installed(name: str) -> str | None:
+        return None if name == "boto3" else real(name)
+
+    monkeypatch.setattr(target_module, "_installed", installed)
+    reason = target.supports(ROWS[invoke_checks.INVOKE_ROW])
     assert reason is not None
     assert "pip install boto3" in reason
 
@@ -914,18 +887,4 @@ def test_without_boto3_the_invoke_row_says_what_to_install(
 def test_invoke_repro_runs_and_prints_the_payload(entry: LiteLLMTarget, tmp_path: Path) -> None:
     """The reproducer aims the invoke route's runtime endpoint at its own recorder and prints
     what the entry point sent to the model's `/invoke` path."""
-    row = ROWS[_INVOKE_ROW]
-    history = scenario("document", "inline", "result")
-    path = tmp_path / "repro.py"
-    path.write_text(entry.repro(row, history), encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-I", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=600,
-        check=True,
-    )
-    first, _, body = run.stdout.partition("\n")
-    assert first == f"POST {_INVOKE_PATH}"
-    assert json.loads(body) == entry.render(row, history)
+    invoke_checks.repro_prints_the_invoke_payload(entry, ROWS[invoke_checks.INVOKE_ROW], tmp_path)

@@ -20,11 +20,11 @@ How a cell is rendered:
    translation layer for that provider (`ROUTES`, in `_routes.py`). Bedrock goes through the
    Converse route (`bedrock/converse/<model id>`) signed by botocore with fake credentials, its
    runtime endpoint pointed at the recorder; Claude's Messages body through InvokeModel
-   (`anthropic-bedrock`) the same way through `bedrock/invoke/<model id>`. Vertex AI (`vertex_ai/<model>`: Claude to
-   rawPredict, Gemini to generateContent) is given a service account key whose token exchange
-   stays on 127.0.0.1 and an `api_base` naming the model's Vertex path (`_vertex.py`). The
-   recorder records the body and answers 400; the
-   payload is the first body that reached it (`conformance.targets.kit.body_or_raise`).
+   (`anthropic-bedrock`) the same way through `bedrock/invoke/<model id>`. Vertex AI
+   (`vertex_ai/<model>`: Claude to rawPredict, Gemini to generateContent) is given a service
+   account key whose token exchange stays on 127.0.0.1 and an `api_base` naming the model's
+   Vertex path (`_vertex.py`). The recorder records the body and answers 400; the payload is
+   the first body that reached it (`conformance.targets.kit.body_or_raise`).
 3. An exception raised before any request arrived is the target's: LiteLLM's
    `BadRequestError` is its refusal (`refusal_types`); anything else is a crash.
 
