@@ -27,6 +27,7 @@ pytest.importorskip(
 
 import litellm
 
+import invoke_checks
 from conformance.targets import kit
 from conformance.targets import litellm as target_module
 from conformance.targets.kit import Exchange, fixture_host
@@ -826,3 +827,64 @@ def test_vertex_repro_runs_and_prints_the_payload(entry: LiteLLMTarget, tmp_path
     first, _, body = run_vertex_repro(entry, row, tmp_path).partition("\n")
     assert first == f"POST {_VERTEX_PATHS[row.id]}"
     assert json.loads(body) == entry.render(row, history)
+
+
+# --- Claude through Bedrock InvokeModel: `bedrock/invoke/<model id>` ----------------------------
+
+
+@pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
+def test_the_invoke_row_reaches_invoke_model_with_claudes_messages_body(
+    entry: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each entry point sends the anthropic-bedrock row through `bedrock/invoke/`: the double's
+    InvokeModel route, never Converse's."""
+    invoke_checks.reaches_invoke_model(entry, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+@pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
+def test_the_invoke_row_through_the_converse_route_fails_the_check(
+    entry: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant that routes the row as `bedrock-converse` rows go (`bedrock/converse/<id>`) is
+    caught: its request reaches `/converse` with a Converse body. (The variants' route tables
+    are copies of the target's, so each is given the mutant.)"""
+    from conformance.targets.litellm import _anthropic_messages, _responses, _routes
+
+    converse = _routes.ROUTES["bedrock-converse"]
+    for routes in (_routes.ROUTES, _anthropic_messages.ROUTE_OF, _responses.ROUTE_OF):
+        monkeypatch.setitem(routes, "anthropic-bedrock", converse)
+    with pytest.raises(AssertionError, match="/converse"):
+        invoke_checks.reaches_invoke_model(entry, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_the_invoke_route_signs_with_the_doubles_fake_keys() -> None:
+    from conformance.recording.send import FAKE_KEYS
+    from conformance.targets.litellm._routes import ROUTES
+
+    row = ROWS[invoke_checks.INVOKE_ROW]
+    kwargs = ROUTES["anthropic-bedrock"](row, "http://base")
+    assert kwargs["model"] == f"bedrock/invoke/{row.model}"
+    assert kwargs["aws_access_key_id"] == FAKE_KEYS["aws_access_key_id"]
+    assert kwargs["aws_secret_access_key"] == FAKE_KEYS["aws_secret_access_key"]
+    assert kwargs["aws_bedrock_runtime_endpoint"] == "http://base"
+
+
+def test_without_boto3_the_invoke_row_says_what_to_install(
+    target: LiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = target_module._installed  # pyright: ignore[reportPrivateUsage]
+
+    def installed(name: str) -> str | None:
+        return None if name == "boto3" else real(name)
+
+    monkeypatch.setattr(target_module, "_installed", installed)
+    reason = target.supports(ROWS[invoke_checks.INVOKE_ROW])
+    assert reason is not None
+    assert "pip install boto3" in reason
+
+
+@pytest.mark.parametrize("entry", _entry_points(), ids=lambda t: t.name)
+def test_invoke_repro_runs_and_prints_the_payload(entry: LiteLLMTarget, tmp_path: Path) -> None:
+    """The reproducer aims the invoke route's runtime endpoint at its own recorder and prints
+    what the entry point sent to the model's `/invoke` path."""
+    invoke_checks.repro_prints_the_invoke_payload(entry, ROWS[invoke_checks.INVOKE_ROW], tmp_path)

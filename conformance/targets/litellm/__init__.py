@@ -19,11 +19,12 @@ How a cell is rendered:
    api_base=<a recorder channel>, api_key=...)` sends the request through LiteLLM's own
    translation layer for that provider (`ROUTES`, in `_routes.py`). Bedrock goes through the
    Converse route (`bedrock/converse/<model id>`) signed by botocore with fake credentials, its
-   runtime endpoint pointed at the recorder. Vertex AI (`vertex_ai/<model>`: Claude to
-   rawPredict, Gemini to generateContent) is given a service account key whose token exchange
-   stays on 127.0.0.1 and an `api_base` naming the model's Vertex path (`_vertex.py`). The
-   recorder records the body and answers 400; the
-   payload is the first body that reached it (`conformance.targets.kit.body_or_raise`).
+   runtime endpoint pointed at the recorder; Claude's Messages body through InvokeModel
+   (`anthropic-bedrock`) the same way through `bedrock/invoke/<model id>`. Vertex AI
+   (`vertex_ai/<model>`: Claude to rawPredict, Gemini to generateContent) is given a service
+   account key whose token exchange stays on 127.0.0.1 and an `api_base` naming the model's
+   Vertex path (`_vertex.py`). The recorder records the body and answers 400; the payload is
+   the first body that reached it (`conformance.targets.kit.body_or_raise`).
 3. An exception raised before any request arrived is the target's: LiteLLM's
    `BadRequestError` is its refusal (`refusal_types`); anything else is a crash.
 
@@ -55,7 +56,7 @@ from conformance.targets.litellm._messages import (
 from conformance.targets.litellm._render import offline_render
 from conformance.targets.litellm._repro import repro_script
 from conformance.targets.litellm._routes import API_KEY as API_KEY
-from conformance.targets.litellm._routes import ENV, ROUTES, completion_kwargs
+from conformance.targets.litellm._routes import BEDROCK_APIS, ENV, ROUTES, completion_kwargs
 from conformance.targets.litellm._vertex import VERTEX_APIS, google_auth_missing
 
 __all__ = [
@@ -119,7 +120,7 @@ class LiteLLMTarget:
             return self.unavailable
         if row.api not in ROUTES:
             return f"the litellm target has no provider prefix for api {row.api!r}"
-        if row.api == "bedrock-converse" and _installed("boto3") is None:
+        if row.api in BEDROCK_APIS and _installed("boto3") is None:
             return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
         if row.api in VERTEX_APIS:
             return google_auth_missing()

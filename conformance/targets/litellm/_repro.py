@@ -15,7 +15,7 @@ from conformance.targets.base import RowRef
 from conformance.targets.gcp_credentials import repro_credentials
 from conformance.targets.kit import comment, fixture_names, repro_recorder, repro_report
 from conformance.targets.litellm._messages import to_messages
-from conformance.targets.litellm._routes import ENV, completion_kwargs
+from conformance.targets.litellm._routes import BEDROCK_APIS, ENV, completion_kwargs
 from conformance.targets.litellm._vertex import CREDENTIALS_KEY
 
 # --- the reproducer ----------------------------------------------------------------------------
@@ -92,7 +92,7 @@ def script(
     the script's own server), `TOOLS` and `CALL` (`call` but its base URL and tools, which the
     script fills in). `setup` is fixed code run before, after LiteLLM is imported."""
     call = dict(call)
-    base_key = "aws_bedrock_runtime_endpoint" if row.api == "bedrock-converse" else "api_base"
+    base_key = "aws_bedrock_runtime_endpoint" if row.api in BEDROCK_APIS else "api_base"
     base_path = ""
     if ENV in call:
         (variable,) = call.pop(ENV)
@@ -103,7 +103,7 @@ def script(
     credentials = ""
     if call.pop(CREDENTIALS_KEY, None) is not None:  # a Vertex route: the script makes its own
         credentials = repro_credentials(f"CALL[{CREDENTIALS_KEY!r}]")
-    extra = {"bedrock-converse": " boto3"}.get(row.api, "")
+    extra = " boto3" if row.api in BEDROCK_APIS else ""
     return _REPRO.format(
         about=comment(f"LiteLLM {row.api} request for {row.id}"),
         entry=entry,

@@ -9,6 +9,7 @@ from typing import Any
 from conformance.history import (
     History,
 )
+from conformance.recording.send import FAKE_KEYS
 from conformance.targets.base import RowRef
 from conformance.targets.litellm._messages import tools_of
 from conformance.targets.litellm._vertex import vertex_route
@@ -38,6 +39,24 @@ def _bedrock(row: RowRef, base: str) -> dict[str, Any]:
     }
 
 
+def _bedrock_invoke(row: RowRef, base: str) -> dict[str, Any]:
+    """Claude's Messages body through Bedrock InvokeModel (`bedrock/invoke/<model id>`, LiteLLM's
+    Bedrock docs: the route that "forces" InvokeModel where `bedrock/<id>` would pick Converse for
+    Claude), signed by botocore as the Converse route is, with the double's AWS fake keys; the
+    request goes to the recorder's `/model/<id>/invoke`."""
+    return {
+        "model": f"bedrock/invoke/{row.model}",
+        "aws_access_key_id": FAKE_KEYS["aws_access_key_id"],
+        "aws_secret_access_key": FAKE_KEYS["aws_secret_access_key"],
+        "aws_region_name": "us-east-1",
+        "aws_bedrock_runtime_endpoint": base,
+    }
+
+
+BEDROCK_APIS = frozenset({"bedrock-converse", "anthropic-bedrock"})
+"""The apis LiteLLM signs with botocore (boto3 must be installed)."""
+
+
 def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
     """The router's path: LiteLLM's Hugging Face config transforms the messages (as for the
     default router URL) when the base comes from `HF_API_BASE`, and sends them untouched when
@@ -63,6 +82,8 @@ ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     # with a service account key whose token exchange stays on 127.0.0.1 (`_vertex`).
     "anthropic-vertex": vertex_route("anthropic-vertex"),
     "gemini-vertex": vertex_route("gemini-vertex"),
+    # `bedrock/invoke/<model id>`: Claude's Messages body to InvokeModel, not Converse.
+    "anthropic-bedrock": _bedrock_invoke,
 }
 """The provider prefix of each api (LiteLLM's "providers" docs) and how to aim it at a base."""
 
