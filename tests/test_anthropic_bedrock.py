@@ -129,3 +129,14 @@ def test_anthropics_bedrock_client_reaches_the_double_and_keeps_the_bodys_versio
     assert received.headers["authorization"].startswith("AWS4-HMAC-SHA256 Credential=")
     assert FAKE_KEYS["aws_access_key_id"] in received.headers["authorization"]
     assert answer.model == MODEL
+
+
+def test_the_litellm_route_signs_with_the_recording_layers_fake_aws_keys() -> None:
+    """The LiteLLM route cannot import the recording layer (layer contract), so it names the
+    same pair; this keeps the two equal."""
+    from conformance.targets.litellm._routes import AWS_EXAMPLE_KEYS
+
+    assert (
+        FAKE_KEYS["aws_access_key_id"],
+        FAKE_KEYS["aws_secret_access_key"],
+    ) == AWS_EXAMPLE_KEYS

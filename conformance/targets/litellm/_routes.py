@@ -9,13 +9,17 @@ from typing import Any
 from conformance.history import (
     History,
 )
-from conformance.recording.send import FAKE_KEYS
 from conformance.targets.base import RowRef
 from conformance.targets.litellm._messages import tools_of
 from conformance.targets.litellm._vertex import vertex_route
 
 API_KEY = "conformance-not-a-key"
 """A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
+
+AWS_EXAMPLE_KEYS = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+"""AWS's documented example key pair, the same as the recording layer's fake AWS keys
+(`conformance.recording.send.FAKE_KEYS`, which targets may not import: the layer contract in
+pyproject.toml), so the InvokeModel route signs with the keys the double and the tests know."""
 
 # --- one route per api -------------------------------------------------------------------------
 
@@ -46,8 +50,8 @@ def _bedrock_invoke(row: RowRef, base: str) -> dict[str, Any]:
     request goes to the recorder's `/model/<id>/invoke`."""
     return {
         "model": f"bedrock/invoke/{row.model}",
-        "aws_access_key_id": FAKE_KEYS["aws_access_key_id"],
-        "aws_secret_access_key": FAKE_KEYS["aws_secret_access_key"],
+        "aws_access_key_id": AWS_EXAMPLE_KEYS[0],
+        "aws_secret_access_key": AWS_EXAMPLE_KEYS[1],
         "aws_region_name": "us-east-1",
         "aws_bedrock_runtime_endpoint": base,
     }
