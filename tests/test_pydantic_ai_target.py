@@ -170,6 +170,41 @@ def test_the_last_turn_is_produced_by_the_tools() -> None:
 IMAGE = Image(media_type="image/png", data=b"x", identifier="x")
 
 
+def test_a_stored_failed_call_keeps_its_media_where_the_version_can_store_it() -> None:
+    """2.x stores a failed call as a `ToolReturnPart(outcome='failed')` whose content may hold
+    media (an MCP error result keeps its images): the image of a stored failed result reaches
+    the api once, flagged as an error. On 1.x every failure pydantic-ai makes is text (a
+    `ModelRetry` message, a UI adapter's error text, a failed MCP result's text parts), so the
+    stored failure is the text and the image is not sent."""
+    image = Image(media_type="image/png", data=b"\x89PNG-failed", identifier="failed.png")
+    history: History = [
+        Message(role="user", content="go"),
+        ToolCall(tool_call_id="a", name="get_image"),
+        ToolResult(
+            tool_call_id="a",
+            name="get_image",
+            status="error",
+            content=[Text(text="render failed"), image],
+        ),
+    ]
+    payload = PydanticAITarget().render(ROWS["anthropic/claude-sonnet-5"], history)
+    (result,) = [
+        block
+        for message in payload["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    sent = json.dumps(payload)
+    encoded = base64.b64encode(image.data or b"").decode()
+    assert "render failed" in sent
+    if PydanticAITarget().version.startswith("1."):
+        assert encoded not in sent
+    else:
+        assert result["is_error"] is True
+        assert sent.count(encoded) == 1, "the failed call's image is sent once"
+
+
 def test_a_failing_tool_fails_the_way_the_version_fails() -> None:
     """2.x: the tool raises ToolFailed, a failed tool return (Anthropic `is_error`); 1.x: it
     raises ModelRetry, a retry prompt (pydantic-ai adds its own retry instruction)."""

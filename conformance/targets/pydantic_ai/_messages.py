@@ -58,6 +58,14 @@ def text_of(content: str | list[Part]) -> str:
     )
 
 
+def _failed_returns_carry_files() -> bool:
+    """Whether the release sends a failed tool return's files (2.x: `ERROR_OUTCOMES`, the
+    outcomes whose content is wrapped as an error with the part's files after it)."""
+    from pydantic_ai import messages as m
+
+    return hasattr(m, "ERROR_OUTCOMES")
+
+
 def _has_outcome() -> bool:
     from pydantic_ai import messages as m
 
@@ -65,10 +73,30 @@ def _has_outcome() -> bool:
 
 
 def _tool_return(item: ToolResult) -> Any:
-    """A stored tool result: `ToolReturnPart`, failed as the version stores a failed call."""
+    """A stored tool result: `ToolReturnPart`, failed as the version stores a failed call.
+
+    2.x stores a failed call as `ToolReturnPart(outcome='failed')` whose content is any tool
+    return, media included: an MCP tool result with `is_error` keeps every part
+    (`pydantic_ai._mcp`: `content=_map_mcp_tool_results(...)`, `outcome='failed' if is_error`),
+    and `ToolReturnPart.content_items` sends a failed part's files after its `{"error": ...}`
+    text (`ERROR_OUTCOMES`). So there a failed result is its whole content, each part as it
+    is, as a success is (a single text is the string a `ToolFailed` message gives).
+
+    Before that, a failure is text wherever the release makes one: a tool's `ModelRetry`
+    message (`RetryPromptPart`, a string), a UI adapter's `error_text` (1.85's
+    `ToolReturnPart(outcome='failed')`), a failed MCP result's text parts joined and raised as
+    `ModelRetry` (1.85's `MCPServer.direct_call_tool`, which drops its other parts). No path of
+    such a release stores media in a failed call, so its stored failure is the text."""
     from pydantic_ai import messages as m
 
     if item.status == "error":
+        if _failed_returns_carry_files():
+            return m.ToolReturnPart(
+                tool_name=item.name,
+                content=value_of(list(item.content)),
+                tool_call_id=item.tool_call_id,
+                outcome="failed",
+            )
         text = text_of(list(item.content))
         if _has_outcome():
             return m.ToolReturnPart(
