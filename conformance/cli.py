@@ -53,7 +53,7 @@ from conformance.reports.badges import badges
 from conformance.reports.diff import diff_reports, render_diff
 from conformance.reports.figures import capabilities
 from conformance.reports.markdown import render_markdown
-from conformance.reports.report import Report, build_report
+from conformance.reports.report import CellMemo, Report, build_report, check_report
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
 
 if TYPE_CHECKING:
@@ -188,9 +188,10 @@ def _citations(path: str, report: Report) -> dict[str, Citation]:
 
 
 def _merge(args: argparse.Namespace) -> int:
-    results = load_results(args.shards)
-    build_report(results)  # the merged file must be one that `report` accepts
-    _write(merge_results(results), args.output)
+    known: dict[bytes, ResultLine] = {}  # each cell line's bytes, written as they were read
+    results = load_results(args.shards, known=known)
+    check_report(results)  # the merged file must be one that `report` accepts
+    _write(merge_results(results, known=known), args.output)
     return 0
 
 
@@ -202,8 +203,9 @@ def _diff(args: argparse.Namespace) -> int:
     base_results = load_results([args.base], known=known)
     head_results = load_results([args.head], known=known)
     capability = (capabilities(base_results), capabilities(head_results))  # every level's lines
-    base = build_report(adoption.gated(base_results, gate))
-    head = build_report(adoption.gated(head_results, gate))
+    cells: CellMemo = {}  # the head's cells whose lines the base has are built once
+    base = build_report(adoption.gated(base_results, gate), cells=cells)
+    head = build_report(adoption.gated(head_results, gate), cells=cells)
     diff = diff_reports(base, head, capability=capability)
     levels = cast("tuple[Level, ...]", args.fail_on)
     unsettled, on_capability = bool(args.include_unsettled), bool(args.fail_on_capability)

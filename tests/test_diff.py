@@ -283,3 +283,31 @@ def test_a_property_that_stops_holding_is_a_regression_at_its_level(tmp_path: Pa
     (change,) = diff_reports(base, head).of("regression")
     assert change.cell == "property/markers-name-their-calls"
     assert change.levels == ["recommended"]
+
+
+def test_cells_shared_by_base_and_head_are_built_once(tmp_path: Path) -> None:
+    """With a memo, a head cell whose lines are the base's own models (read once through
+    `load_results(known=...)`) is the base's cell report; a cell that changed is built from
+    its own lines; both reports equal the ones built without the memo."""
+    base_lines = [*cell(), *cell(cell_id=OTHER)]
+    head_lines = [*cell(), *cell("fail", "dropped", cell_id=OTHER)]
+    known: dict[bytes, Any] = {}
+    base = load_results([write(tmp_path / "base.jsonl", base_lines)], known=known)
+    head = load_results([write(tmp_path / "head.jsonl", head_lines)], known=known)
+    memo: dict[Any, Any] = {}
+    base_report = build_report(base, cells=memo)
+    head_report = build_report(head, cells=memo)
+    assert base_report == build_report(base)
+    assert head_report == build_report(head)
+    (base_row,) = [r for t in base_report.targets for r in t.rows if r.id == "openai-chat/gpt-4o"]
+    (head_row,) = [r for t in head_report.targets for r in t.rows if r.id == "openai-chat/gpt-4o"]
+    assert head_row.content_types[0].cells[0] is base_row.content_types[0].cells[0]
+    changed = [
+        c
+        for t in head_report.targets
+        for r in t.rows
+        for ct in r.content_types
+        for c in ct.cells
+        if c.id == OTHER
+    ]
+    assert [c.status for c in changed] == ["fail"]

@@ -58,6 +58,27 @@ def test_good_shards_merge_into_one_file(tmp_path: Path) -> None:
     assert len(merged.files[0].results) == 12
 
 
+def test_a_line_is_written_as_it_was_read(tmp_path: Path) -> None:
+    """A cell line the plugin wrote (with its level) comes out byte for byte as it went in,
+    whatever order its fields were in, non-ASCII text as it is; a shard with CRLF line ends
+    gives plain lines; a line without its level is written again, with it."""
+    leveled = [line | {"level": level_of(line["check"])} for line in checks(CELL)]
+    reordered = {"level": "required", **result(OTHER, "no-silent-loss", detail="naïve ✓")}
+    one = write(tmp_path / "one.jsonl", leveled)
+    two = tmp_path / "two.jsonl"
+    lines = [meta(), reordered, result(OTHER, "outcome"), {"kind": "end", "results": 2}]
+    two.write_bytes(b"".join(json.dumps(x, ensure_ascii=False).encode() + b"\r\n" for x in lines))
+    status, out = merge(tmp_path, one, two)
+    assert status == 0
+    written = out.read_text(encoding="utf-8").split("\n")
+    read = one.read_text(encoding="utf-8").splitlines()[1:-1]
+    assert written[1:7] == read
+    assert written[7] == json.dumps(reordered, ensure_ascii=False)
+    assert json.loads(written[8]) == result(OTHER, "outcome") | {"level": "reference"}
+    assert "\r" not in out.read_text(encoding="utf-8")
+    assert len(load_results([out]).files[0].results) == 8
+
+
 def test_shards_splitting_one_cell_merge(tmp_path: Path) -> None:
     six = checks(CELL)
     one = write(tmp_path / "one.jsonl", six[:3])

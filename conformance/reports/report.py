@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     pass
 
 __all__ = [
+    "CellMemo",
     "CellReport",
     "CellStatus",
     "CheckReport",
@@ -71,6 +72,7 @@ __all__ = [
     "Totals",
     "Verdict",
     "build_report",
+    "check_report",
     "load_results",
 ]
 
@@ -239,18 +241,21 @@ def variant_note(report: Report, name: str) -> str | None:
 # ---- building the report ----------------------------------------------------------------
 
 
-def build_report(results: Results) -> Report:
-    """Group the results per target, row, content type and cell, and count them."""
+CellMemo = dict[tuple[int, ...], tuple[list[ResultLine], CellReport]]
+"""Cell reports already built, by the identities of their lines (`build_report(cells=...)`)."""
+
+
+def build_report(results: Results, *, cells: CellMemo | None = None) -> Report:
+    """Group the results per target, row, content type and cell, and count them.
+
+    `cells`, when given, holds the cell reports built so far, by the lines they were built
+    from, and gets this call's: a cell whose lines are the very models of one built already
+    (`load_results(known=...)` gives a line read twice as one model) is that report, not
+    built again. `conformance diff` builds two reports that share most of their cells."""
     check_shards(results)
     meta = results.files[0].meta
     targets = targets_of(results)
-    lines: dict[str, list[ResultLine]] = {name: [] for name in targets}
-    props: dict[str, list[PropertyLine]] = {name: [] for name in targets}
-    for file in results.files:  # one pass, grouped by target
-        for line in file.results:
-            lines.setdefault(line.target, []).append(line)
-        for prop in file.properties:
-            props.setdefault(prop.target, []).append(prop)
+    lines, props = _per_target(results, targets)
     return Report(
         suite_version=meta.suite_version,
         matrix=meta.matrix,
@@ -258,13 +263,7 @@ def build_report(results: Results) -> Report:
         python=meta.python,
         date=max(file.meta.date for file in results.files),
         targets=[
-            _target_report(
-                name,
-                version,
-                lines[name],
-                props[name],
-                meta,
-            )
+            _target_report(name, version, lines[name], props[name], meta, cells)
             for name, version in targets.items()
         ],
         as_of=meta.as_of,
@@ -273,20 +272,49 @@ def build_report(results: Results) -> Report:
     )
 
 
+def check_report(results: Results) -> None:
+    """Raise the `ReportError` that `build_report` would raise for these results, without
+    building the report (`conformance merge` refuses shards `report` would refuse)."""
+    check_shards(results)
+    lines, _ = _per_target(results, targets_of(results))
+    for name, of_target in lines.items():
+        for group in _cells(of_target).values():
+            _agreed(name, group)
+
+
+def _per_target(
+    results: Results, targets: dict[str, str]
+) -> tuple[dict[str, list[ResultLine]], dict[str, list[PropertyLine]]]:
+    """Every target's cell lines and property lines, in file order."""
+    lines: dict[str, list[ResultLine]] = {name: [] for name in targets}
+    props: dict[str, list[PropertyLine]] = {name: [] for name in targets}
+    for file in results.files:  # one pass, grouped by target
+        for line in file.results:
+            lines.setdefault(line.target, []).append(line)
+        for prop in file.properties:
+            props.setdefault(prop.target, []).append(prop)
+    return lines, props
+
+
+def _cells(lines: list[ResultLine]) -> dict[str, list[ResultLine]]:
+    groups: dict[str, list[ResultLine]] = {}
+    for line in lines:
+        groups.setdefault(line.cell, []).append(line)
+    return groups
+
+
 def _target_report(
     name: str,
     version: str,
     lines: list[ResultLine],
     props: list[PropertyLine],
     meta: MetaLine,
+    memo: CellMemo | None = None,
 ) -> TargetReport:
-    groups: dict[str, list[ResultLine]] = {}
-    for line in lines:
-        groups.setdefault(line.cell, []).append(line)
     rows: dict[str, list[CellReport]] = {}
     firsts: dict[str, ResultLine] = {}
-    for group in groups.values():
-        rows.setdefault(group[0].row, []).append(_cell_report(name, group))
+    for group in _cells(lines).values():
+        rows.setdefault(group[0].row, []).append(_memo_cell_report(name, group, memo))
         firsts.setdefault(group[0].row, group[0])
     cells = [cell for row_cells in rows.values() for cell in row_cells]
     applying = [cell for cell in cells if cell.na is None]
@@ -388,16 +416,61 @@ def _count(keys: tuple[Any, ...], values: list[Any]) -> dict[Any, int]:
 _SHARED = ("api", "model", "expect", "known", "cite")
 """What every check of a cell says alike."""
 _shared = attrgetter(*_SHARED)
-_of_check = itemgetter(
-    "check", "level", "verdict", "detail", "reason", "link", "outcome", "live", "na"
-)
+_of_check = itemgetter("check", "level", "verdict", "detail", "reason", "link")
 """A line's own fields, from its `__dict__`, in one call."""
 _CHECK_FIELDS = set(CheckReport.model_fields)
 _CELL_FIELDS = set(CellReport.model_fields)
 
 
+def _memo_cell_report(target: str, group: list[ResultLine], memo: CellMemo | None) -> CellReport:
+    """`_cell_report`, or the report built already from these very lines."""
+    if memo is None:
+        return _cell_report(target, group)
+    key = tuple(map(id, group))
+    found = memo.get(key)
+    # The lines are kept with the report, so no id in a key is reused while it is in the memo;
+    # the identity check is what makes the key mean "these lines".
+    if found is not None and all(a is b for a, b in zip(found[0], group, strict=True)):
+        return found[1]
+    report = _cell_report(target, group)
+    memo[key] = (group, report)
+    return report
+
+
+def _agreed(
+    target: str, group: list[ResultLine]
+) -> tuple[Outcome | None, Live | None, NotApplicable | None]:
+    """What a cell's checks say alike (its outcome, its live record, its n/a), or the
+    `ReportError` naming where they disagree: what every check of one cell must share."""
+    first = group[0]
+    shared = _shared(first)
+    outcomes: list[Outcome] = []
+    live: list[Live] = []
+    na: NotApplicable | None = None
+    for line in group:
+        if line is not first and _shared(line) != shared:
+            _disagree(target, first, line)
+        outcome, seen, na_ = _agreeing(line.__dict__)
+        na = na or na_
+        if outcome is not None and outcome not in outcomes:
+            outcomes.append(outcome)
+        if seen is not None and seen not in live:
+            live.append(seen)
+    if len(outcomes) > 1:
+        raise ReportError(
+            f"target {target!r}, cell {first.cell!r}: checks observed different outcomes"
+            f" {outcomes!r}"
+        )
+    if len(live) > 1:
+        raise ReportError(f"target {target!r}, cell {first.cell!r}: checks disagree on live")
+    return (outcomes[0] if outcomes else None), (live[0] if live else None), na
+
+
+_agreeing = itemgetter("outcome", "live", "na")
+
+
 def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
-    """The cell's report, from its checks' lines, in one pass over them.
+    """The cell's report, from its checks' lines (`_agreed` first, then one pass).
 
     The lines are validated already (`load_results`) and every value below is one of theirs
     or computed here, so the report's models are assembled without validating them again
@@ -405,21 +478,11 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
     the rest of the report (docs/performance.md; tests/test_results_fast.py re-validates
     them)."""
     first = group[0]
-    shared = _shared(first)
-    outcomes: list[Outcome] = []
-    live: list[Live] = []
+    outcome, live, na = _agreed(target, group)
     checks: list[CheckReport] = []
     verdicts: dict[Level, set[Verdict]] = {}
-    na: NotApplicable | None = None
     for line in group:
-        if line is not first and _shared(line) != shared:
-            _disagree(target, first, line)
-        check, level, verdict, detail, reason, link, outcome, seen, na_ = _of_check(line.__dict__)
-        na = na or na_
-        if outcome is not None and outcome not in outcomes:
-            outcomes.append(outcome)
-        if seen is not None and seen not in live:
-            live.append(seen)
+        check, level, verdict, detail, reason, link = _of_check(line.__dict__)
         level = level or "reference"  # always filled in on load
         values = {
             "check": check,
@@ -434,13 +497,6 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
             verdicts[level].add(verdict)
         else:
             verdicts[level] = {verdict}
-    if len(outcomes) > 1:
-        raise ReportError(
-            f"target {target!r}, cell {first.cell!r}: checks observed different outcomes"
-            f" {outcomes!r}"
-        )
-    if len(live) > 1:
-        raise ReportError(f"target {target!r}, cell {first.cell!r}: checks disagree on live")
     every = set[Verdict]().union(*verdicts.values())
     return construct_trusted(
         CellReport,
@@ -450,13 +506,13 @@ def _cell_report(target: str, group: list[ResultLine]) -> CellReport:
             "source": first.source,
             "style": first.style,
             "status": _status(every),
-            "outcome": outcomes[0] if outcomes else None,
+            "outcome": outcome,
             "expect": first.expect,
             "known": first.known,
             "cite": first.cite,
             "checks": checks,
             "levels": {level: _status(verdicts[level]) for level in LEVELS if level in verdicts},
-            "live": live[0] if live else None,
+            "live": live,
             "na": na,
         },
         _CELL_FIELDS,
