@@ -40,8 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from conformance import __version__
+from conformance import matrix as _matrix  # its names load on first use (ruamel.yaml)
 from conformance.judging.levels import LEVELS, Level
-from conformance.matrix import MatrixError, json_schema, load_matrix
 from conformance.paths import (
     PathProblem,
     check_folder,
@@ -50,10 +50,10 @@ from conformance.paths import (
     write_output,
 )
 from conformance.reports.badges import badges
-from conformance.reports.diff import diff_reports, render_diff
+from conformance.reports.diff import diff_results, render_diff
 from conformance.reports.figures import capabilities
 from conformance.reports.markdown import render_markdown
-from conformance.reports.report import CellMemo, Report, build_report, check_report
+from conformance.reports.report import Report, build_report, check_report
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def _day(text: str) -> dt.date:
 def _schema(args: argparse.Namespace) -> int:
     from conformance.judging.deviations import deviations_schema
 
-    schema = deviations_schema() if args.deviations else json_schema()
+    schema = deviations_schema() if args.deviations else _matrix.json_schema()
     _write(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", args.output)
     return 0
 
@@ -178,7 +178,7 @@ def _report(args: argparse.Namespace) -> int:
 def _citations(path: str, report: Report) -> dict[str, Citation]:
     from conformance.reports.html import Citation
 
-    matrix = load_matrix(path)
+    matrix = _matrix.load_matrix(path)
     if matrix.digest != report.matrix_digest:
         raise ReportError(
             f"{path}: digest {matrix.digest} is not the results' matrix digest"
@@ -203,10 +203,12 @@ def _diff(args: argparse.Namespace) -> int:
     base_results = load_results([args.base], known=known)
     head_results = load_results([args.head], known=known)
     capability = (capabilities(base_results), capabilities(head_results))  # every level's lines
-    cells: CellMemo = {}  # the head's cells whose lines the base has are built once
-    base = build_report(adoption.gated(base_results, gate), cells=cells)
-    head = build_report(adoption.gated(head_results, gate), cells=cells)
-    diff = diff_reports(base, head, capability=capability)
+    # Only the cells whose lines differ are built (`known`: a line both sides have is one model)
+    diff = diff_results(
+        adoption.gated(base_results, gate),
+        adoption.gated(head_results, gate),
+        capability=capability,
+    )
     levels = cast("tuple[Level, ...]", args.fail_on)
     unsettled, on_capability = bool(args.include_unsettled), bool(args.fail_on_capability)
     text = render_diff(diff, levels, include_unsettled=unsettled, fail_on_capability=on_capability)
@@ -276,7 +278,7 @@ def _site(args: argparse.Namespace) -> int:
     citations: dict[str, tuple[str, str]] = {}
     digest = None
     if args.matrix:
-        matrix = load_matrix(args.matrix)
+        matrix = _matrix.load_matrix(args.matrix)
         digest = matrix.digest
         citations = {key: (c.url, c.says) for key, c in matrix.citations.items()}
     scripts: dict[tuple[str, str], str] = {}
@@ -323,7 +325,7 @@ def _repro_scripts(
     from conformance.reports.compare import Comparison
 
     assert isinstance(comparison, Comparison)
-    matrix = load_matrix(matrix_path or _default_matrix())
+    matrix = _matrix.load_matrix(matrix_path or _default_matrix())
     scripts: dict[tuple[str, str], str] = {}
     for column in comparison.columns:
         for finding in comparison.findings[column.target]:
@@ -352,7 +354,7 @@ def _repro(args: argparse.Namespace) -> int:
     from conformance.adoption.repro import ReproError, project_matrix, repro_script
 
     try:
-        matrix = load_matrix(args.matrix or project_matrix())
+        matrix = _matrix.load_matrix(args.matrix or project_matrix())
         script = repro_script(matrix, args.cell, args.target)
     except ReproError as error:
         print(f"conformance repro: {error}", file=sys.stderr)
@@ -598,7 +600,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         _check_output(args)
         return int(args.run(args))
-    except (MatrixError, ReportError, PathProblem) as error:
+    except (_matrix.MatrixError, ReportError, PathProblem) as error:
         print(error, file=sys.stderr)
         return 2
     except Exception as error:

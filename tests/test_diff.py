@@ -285,29 +285,55 @@ def test_a_property_that_stops_holding_is_a_regression_at_its_level(tmp_path: Pa
     assert change.levels == ["recommended"]
 
 
-def test_cells_shared_by_base_and_head_are_built_once(tmp_path: Path) -> None:
-    """With a memo, a head cell whose lines are the base's own models (read once through
-    `load_results(known=...)`) is the base's cell report; a cell that changed is built from
-    its own lines; both reports equal the ones built without the memo."""
-    base_lines = [*cell(), *cell(cell_id=OTHER)]
-    head_lines = [*cell(), *cell("fail", "dropped", cell_id=OTHER)]
+def test_diff_results_builds_only_the_cells_whose_lines_differ(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff_results` (what `conformance diff` runs) gives the diff the two reports give: a
+    cell changed, one added, one removed, one unchanged, a property. It builds the reports
+    of the cells whose lines differ only: a line both sides have is one model
+    (`load_results(known=...)`), and a cell of such lines is unchanged unbuilt."""
+    from conformance.reports import diff as diff_module
+    from conformance.reports.diff import diff_results
+    from conformance.reports.figures import capabilities
+
+    gone, new = "anthropic/claude-4/text/inline/result", "openai-chat/gpt-4o/audio/inline/result"
+    prop = {"kind": "result", "target": "reference", "target_version": "0.1.0"} | {
+        "cell": "property/total",
+        "property": "total",
+        "check": "total",
+        "level": "required",
+        "verdict": "pass",
+        "examples": 50,
+        "detail": "held on 50 histories",
+        "reason": None,
+        "link": None,
+    }
+    base_lines = [*cell(), *cell(cell_id=OTHER), *cell(cell_id=gone), prop]
+    head_lines = [
+        *cell(),
+        *cell("fail", "dropped", cell_id=OTHER),
+        *cell(cell_id=new),
+        prop | {"verdict": "fail", "row": "openai-chat/gpt-4o"},
+    ]
     known: dict[bytes, Any] = {}
     base = load_results([write(tmp_path / "base.jsonl", base_lines)], known=known)
     head = load_results([write(tmp_path / "head.jsonl", head_lines)], known=known)
-    memo: dict[Any, Any] = {}
-    base_report = build_report(base, cells=memo)
-    head_report = build_report(head, cells=memo)
-    assert base_report == build_report(base)
-    assert head_report == build_report(head)
-    (base_row,) = [r for t in base_report.targets for r in t.rows if r.id == "openai-chat/gpt-4o"]
-    (head_row,) = [r for t in head_report.targets for r in t.rows if r.id == "openai-chat/gpt-4o"]
-    assert head_row.content_types[0].cells[0] is base_row.content_types[0].cells[0]
-    changed = [
-        c
-        for t in head_report.targets
-        for r in t.rows
-        for ct in r.content_types
-        for c in ct.cells
-        if c.id == OTHER
+    capability = (capabilities(base), capabilities(head))
+    built: list[str] = []
+    real = diff_module.cell_report
+
+    def counting(target: str, lines: list[Any]) -> Any:
+        built.append(lines[0].cell)
+        return real(target, lines)
+
+    monkeypatch.setattr(diff_module, "cell_report", counting)
+    fast = diff_results(base, head, capability=capability)
+    assert fast == diff_reports(build_report(base), build_report(head), capability=capability)
+    assert sorted(built) == sorted([OTHER, gone, OTHER, new]), "the unchanged cell is not built"
+    assert [(c.cell, c.kind) for c in fast.changes] == [  # the base's order, then the head's
+        (gone, "removed"),
+        (OTHER, "regression"),
+        ("property/total", "regression"),
+        (new, "added"),
     ]
-    assert [c.status for c in changed] == ["fail"]
+    assert fast.unchanged == 1

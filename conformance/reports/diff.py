@@ -37,6 +37,8 @@ carriable cells) of each side: a drop is shown, and gates only when asked
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from operator import is_
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -44,7 +46,17 @@ from pydantic import BaseModel, ConfigDict
 from conformance.judging.levels import LEVELS, Level
 from conformance.reports.figures import Capability, capability_words
 from conformance.reports.markdown import md_text, short_digest
-from conformance.reports.report import CellReport, PropertyReport, Report
+from conformance.reports.report import (
+    CellReport,
+    PropertyReport,
+    Report,
+    Results,
+    TargetCells,
+    TargetReport,
+    cell_report,
+    check_cell,
+    ordered_cells,
+)
 from conformance.reports.results import construct_trusted
 
 __all__ = [
@@ -55,6 +67,7 @@ __all__ = [
     "Diff",
     "DiffStatus",
     "diff_reports",
+    "diff_results",
     "render_diff",
 ]
 
@@ -170,8 +183,71 @@ def diff_reports(
     `capability`, when given, is each side's capability per target (`figures.capability_of`
     over every line, where the reports were built from the gated levels only); else the
     reports' own."""
-    before = _cells(base)
-    after = _cells(head)
+    return _diff(
+        (_describe(base), _report_sides(base), {t.name: t.version for t in base.targets}),
+        (_describe(head), _report_sides(head), {t.name: t.version for t in head.targets}),
+        capability or (_capabilities(base), _capabilities(head)),
+    )
+
+
+def diff_results(
+    base: Results,
+    head: Results,
+    *,
+    capability: tuple[dict[str, Capability], dict[str, Capability]],
+) -> Diff:
+    """`diff_reports` of the two sides' reports, from their results, without building the
+    reports: the same cells in the same order (`report.ordered_cells`), so the same diff. A
+    cell whose lines on both sides are the very same models (`load_results(known=...)` gives
+    a line read twice as one model) is unchanged without being built; only the others' cell
+    reports are made and compared. `capability` as for `diff_reports`, given: each side's
+    capability per target over all of its lines."""
+    before, after = ordered_cells(base), ordered_cells(head)
+    head_lines = {(t.name, group[0].cell): group for t in after for group in t.cells}
+    shared: set[tuple[str, str]] = set()
+    for target in before:
+        for group in target.cells:
+            key = (target.name, group[0].cell)
+            other = head_lines.get(key)
+            if other is not None and len(other) == len(group) and all(map(is_, other, group)):
+                check_cell(target.name, group)  # what the report would have refused
+                shared.add(key)
+    return _diff(
+        (_describe_results(base, before), _sides(before, shared), _versions(before)),
+        (_describe_results(head, after), _sides(after, shared), _versions(after)),
+        capability,
+    )
+
+
+def _versions(targets: Sequence[TargetCells | TargetReport]) -> dict[str, str]:
+    return {target.name: target.version for target in targets}
+
+
+def _sides(
+    listed: list[TargetCells], shared: set[tuple[str, str]]
+) -> dict[tuple[str, str], CellSide]:
+    """Every cell's side, in order; a cell whose lines both sides share is `_SAME`, one side
+    that compares equal to itself, so the cell counts as unchanged."""
+    cells: dict[tuple[str, str], CellSide] = {}
+    for target in listed:
+        for group in target.cells:
+            key = (target.name, group[0].cell)
+            cells[key] = _SAME if key in shared else _side(cell_report(target.name, group))
+        for prop in target.properties:
+            cells[(target.name, f"property/{prop.name}")] = _property_side(prop)
+    return cells
+
+
+_Side = tuple[str, dict[tuple[str, str], "CellSide"], dict[str, str]]
+"""One side of a diff: its description, its cells' sides, its targets' versions."""
+
+
+def _diff(
+    base: _Side,
+    head: _Side,
+    capability: tuple[dict[str, Capability], dict[str, Capability]],
+) -> Diff:
+    (base_words, before, versions), (head_words, after, head_versions) = base, head
     changes: list[CellChange] = []
     unchanged = 0
     for key in [*before, *(key for key in after if key not in before)]:
@@ -181,17 +257,16 @@ def diff_reports(
             unchanged += 1
         else:
             changes.append(change)
-    versions = {target.name: target.version for target in base.targets}
     moved = [
-        f"{target.name} {versions[target.name]} → {target.version}"
-        for target in head.targets
-        if target.name in versions and versions[target.name] != target.version
+        f"{name} {versions[name]} → {version}"
+        for name, version in head_versions.items()
+        if name in versions and versions[name] != version
     ]
-    before_cap, after_cap = capability or (_capabilities(base), _capabilities(head))
-    names = [t.name for t in head.targets] + [t.name for t in base.targets]
+    before_cap, after_cap = capability
+    names = [*head_versions, *versions]
     return Diff(
-        base=_describe(base),
-        head=_describe(head),
+        base=base_words,
+        head=head_words,
         targets=moved,
         unchanged=unchanged,
         changes=changes,
@@ -208,11 +283,20 @@ def _capabilities(report: Report) -> dict[str, Capability]:
 
 
 def _describe(report: Report) -> str:
-    targets = ", ".join(f"{t.name} {t.version}" for t in report.targets) or "no targets"
-    return f"suite {report.suite_version}, matrix {short_digest(report.matrix_digest)}, {targets}"
+    return _words(report.suite_version, report.matrix_digest, _versions(report.targets))
 
 
-def _cells(report: Report) -> dict[tuple[str, str], CellSide]:
+def _describe_results(results: Results, listed: list[TargetCells]) -> str:
+    meta = results.files[0].meta
+    return _words(meta.suite_version, meta.matrix_digest, _versions(listed))
+
+
+def _words(suite_version: str, matrix_digest: str, versions: dict[str, str]) -> str:
+    targets = ", ".join(f"{name} {version}" for name, version in versions.items())
+    return f"suite {suite_version}, matrix {short_digest(matrix_digest)}, {targets or 'no targets'}"
+
+
+def _report_sides(report: Report) -> dict[tuple[str, str], CellSide]:
     cells = {
         (target.name, cell.id): _side(cell)
         for target in report.targets
@@ -239,6 +323,10 @@ def _property_side(prop: PropertyReport) -> CellSide:
 
 
 _SIDE_FIELDS = set(CellSide.model_fields)
+_SAME = CellSide(
+    status="pass", outcome=None, expect="the same lines on both sides", verdicts={}, reason=None
+)
+"""The side of a cell whose lines are the same models on both sides (`diff_results`)."""
 
 
 def _side(cell: CellReport) -> CellSide:

@@ -22,7 +22,7 @@ from pydantic import (
 from conformance.history import ContentType
 from conformance.judging.levels import CHECK_LEVELS, PROPERTY_LEVELS, Level
 from conformance.matrix.vocabulary import Expectation, Outcome, UrlHandling
-from conformance.running.runlog import RunStatus
+from conformance.running.status import RunStatus
 
 if TYPE_CHECKING:
     pass

@@ -7,9 +7,10 @@ the JSON view, and `render_markdown` (here), `render_html` (`conformance.reports
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date as Date
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, get_args
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, cast, get_args
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
@@ -47,10 +48,9 @@ from conformance.reports.results import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Callable
 
 __all__ = [
-    "CellMemo",
     "CellReport",
     "CellStatus",
     "CheckReport",
@@ -68,12 +68,16 @@ __all__ = [
     "Results",
     "ResultsFile",
     "RowReport",
+    "TargetCells",
     "TargetReport",
     "Totals",
     "Verdict",
     "build_report",
+    "cell_report",
+    "check_cell",
     "check_report",
     "load_results",
+    "ordered_cells",
 ]
 
 _CONTENT_TYPES: tuple[ContentType, ...] = get_args(ContentType)
@@ -241,17 +245,8 @@ def variant_note(report: Report, name: str) -> str | None:
 # ---- building the report ----------------------------------------------------------------
 
 
-CellMemo = dict[tuple[int, ...], tuple[list[ResultLine], CellReport]]
-"""Cell reports already built, by the identities of their lines (`build_report(cells=...)`)."""
-
-
-def build_report(results: Results, *, cells: CellMemo | None = None) -> Report:
-    """Group the results per target, row, content type and cell, and count them.
-
-    `cells`, when given, holds the cell reports built so far, by the lines they were built
-    from, and gets this call's: a cell whose lines are the very models of one built already
-    (`load_results(known=...)` gives a line read twice as one model) is that report, not
-    built again. `conformance diff` builds two reports that share most of their cells."""
+def build_report(results: Results) -> Report:
+    """Group the results per target, row, content type and cell, and count them."""
     check_shards(results)
     meta = results.files[0].meta
     targets = targets_of(results)
@@ -263,7 +258,7 @@ def build_report(results: Results, *, cells: CellMemo | None = None) -> Report:
         python=meta.python,
         date=max(file.meta.date for file in results.files),
         targets=[
-            _target_report(name, version, lines[name], props[name], meta, cells)
+            _target_report(name, version, lines[name], props[name], meta)
             for name, version in targets.items()
         ],
         as_of=meta.as_of,
@@ -309,29 +304,12 @@ def _target_report(
     lines: list[ResultLine],
     props: list[PropertyLine],
     meta: MetaLine,
-    memo: CellMemo | None = None,
 ) -> TargetReport:
-    rows: dict[str, list[CellReport]] = {}
-    firsts: dict[str, ResultLine] = {}
-    for group in _cells(lines).values():
-        rows.setdefault(group[0].row, []).append(_memo_cell_report(name, group, memo))
-        firsts.setdefault(group[0].row, group[0])
+    rows, firsts = _rows(name, lines)
     cells = [cell for row_cells in rows.values() for cell in row_cells]
     applying = [cell for cell in cells if cell.na is None]
     unsettled = [cell.unsettled for cell in applying]
-    properties = [
-        PropertyReport(
-            name=line.property,
-            level=line.level or "required",  # always filled in on load
-            verdict=line.verdict,
-            row=line.row,
-            examples=line.examples,
-            detail=line.detail,
-            reason=line.reason,
-            link=line.link,
-        )
-        for line in props
-    ]
+    properties = _property_reports(props)
     return TargetReport(
         name=name,
         version=version,
@@ -354,6 +332,86 @@ def _target_report(
         properties=properties,
         capability=capability_of(lines),
     )
+
+
+def _rows(
+    name: str, lines: list[ResultLine]
+) -> tuple[dict[str, list[CellReport]], dict[str, ResultLine]]:
+    """A target's cell reports per row, in the order their rows and cells first appear, and
+    each row's first line."""
+    rows: dict[str, list[CellReport]] = {}
+    firsts: dict[str, ResultLine] = {}
+    for group in _cells(lines).values():
+        rows.setdefault(group[0].row, []).append(_cell_report(name, group))
+        firsts.setdefault(group[0].row, group[0])
+    return rows, firsts
+
+
+def _property_reports(props: list[PropertyLine]) -> list[PropertyReport]:
+    return [
+        PropertyReport(
+            name=line.property,
+            level=line.level or "required",  # always filled in on load
+            verdict=line.verdict,
+            row=line.row,
+            examples=line.examples,
+            detail=line.detail,
+            reason=line.reason,
+            link=line.link,
+        )
+        for line in props
+    ]
+
+
+@dataclass(frozen=True)
+class TargetCells:
+    """A target's cells, as the lines of each, and its properties, in its report's order,
+    without the report's figures (`ordered_cells`)."""
+
+    name: str
+    version: str
+    cells: list[list[ResultLine]]
+    """Each cell's lines, in the report's order: per row, per content type, per source and
+    style (`cell_report` makes a cell's report of them)."""
+    properties: list[PropertyReport]
+
+
+def ordered_cells(results: Results) -> list[TargetCells]:
+    """Every target's cells and properties as `build_report` lists them, without building
+    the cells' reports or the figures (totals, compliance, capability, rows' lifecycles):
+    what `conformance diff` needs, which builds a cell's report only where the two sides'
+    lines differ."""
+    check_shards(results)
+    targets = targets_of(results)
+    lines, props = _per_target(results, targets)
+    found: list[TargetCells] = []
+    for name, version in targets.items():
+        rows: dict[str, list[list[ResultLine]]] = {}
+        for group in _cells(lines[name]).values():
+            rows.setdefault(group[0].row, []).append(group)
+        ordered = [
+            group
+            for groups in rows.values()
+            for _, of_type in _by_content_type(groups, key=_first)
+            for group in of_type
+        ]
+        found.append(TargetCells(name, version, ordered, _property_reports(props[name])))
+    return found
+
+
+def cell_report(target: str, lines: list[ResultLine]) -> CellReport:
+    """A cell's report from its checks' lines, as `build_report` makes it; `ReportError` where
+    they disagree."""
+    return _cell_report(target, lines)
+
+
+def check_cell(target: str, lines: list[ResultLine]) -> None:
+    """The `ReportError` `build_report` raises where a cell's checks disagree, if any."""
+    _agreed(target, lines)
+
+
+def _first(group: list[ResultLine]) -> ResultLine:
+    return group[0]
 
 
 def _compliance(
@@ -384,8 +442,30 @@ def _unsettled_at(cell: CellReport, level: Level) -> bool:
     return any(k.level == level and is_unsettled(cell.known, k.verdict) for k in cell.checks)
 
 
+_ORDER = [(source, style) for source in _SOURCES for style in _STYLES]
+
+
+_C = TypeVar("_C")
+
+
+def _itself(value: object) -> object:
+    return value
+
+
+def _by_content_type(
+    cells: list[_C], key: Callable[[_C], CellReport | ResultLine] | None = None
+) -> list[tuple[ContentType, list[_C]]]:
+    """A row's cells per content type (the vocabulary's order), each by source and style;
+    `key` gives the report or line that says a cell's content type, source and style."""
+    of = key or cast("Callable[[_C], CellReport]", _itself)
+    return [
+        (ct, sorted(of_ct, key=lambda c: _ORDER.index((of(c).source, of(c).style))))
+        for ct in _CONTENT_TYPES
+        if (of_ct := [c for c in cells if of(c).content_type == ct])
+    ]
+
+
 def _row_report(first: ResultLine, cells: list[CellReport], meta: MetaLine) -> RowReport:
-    order = [(source, style) for source in _SOURCES for style in _STYLES]
     lifecycle = meta.lifecycle.get(first.row)
     status = (
         None
@@ -399,12 +479,7 @@ def _row_report(first: ResultLine, cells: list[CellReport], meta: MetaLine) -> R
         api=first.api,
         model=first.model,
         content_types=[
-            ContentTypeCells(
-                content_type=ct,
-                cells=sorted(of_ct, key=lambda c: order.index((c.source, c.style))),
-            )
-            for ct in _CONTENT_TYPES
-            if (of_ct := [c for c in cells if c.content_type == ct])
+            ContentTypeCells(content_type=ct, cells=of_ct) for ct, of_ct in _by_content_type(cells)
         ],
     )
 
@@ -420,21 +495,6 @@ _of_check = itemgetter("check", "level", "verdict", "detail", "reason", "link")
 """A line's own fields, from its `__dict__`, in one call."""
 _CHECK_FIELDS = set(CheckReport.model_fields)
 _CELL_FIELDS = set(CellReport.model_fields)
-
-
-def _memo_cell_report(target: str, group: list[ResultLine], memo: CellMemo | None) -> CellReport:
-    """`_cell_report`, or the report built already from these very lines."""
-    if memo is None:
-        return _cell_report(target, group)
-    key = tuple(map(id, group))
-    found = memo.get(key)
-    # The lines are kept with the report, so no id in a key is reused while it is in the memo;
-    # the identity check is what makes the key mean "these lines".
-    if found is not None and all(a is b for a, b in zip(found[0], group, strict=True)):
-        return found[1]
-    report = _cell_report(target, group)
-    memo[key] = (group, report)
-    return report
 
 
 def _agreed(

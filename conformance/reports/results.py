@@ -34,7 +34,7 @@ from pydantic import (
 
 from conformance.judging.levels import CHECK_LEVELS
 from conformance.matrix.vocabulary import Outcome
-from conformance.running.runlog import RunStatus
+from conformance.running.status import RunStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

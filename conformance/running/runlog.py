@@ -32,10 +32,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Final, Literal
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from conformance.judging import guard
 from conformance.paths import check_folder, check_output_file, check_results_path, write_atomic
+from conformance.running.status import RunStatus
 
 if TYPE_CHECKING:
     import pytest
@@ -55,7 +56,6 @@ __all__ = [
     "write_atomic",
 ]
 
-RunStatus = Literal["complete", "interrupted", "incomplete", "crashed"]
 
 DETAIL_LIMIT: Final = 4000
 """Characters of a result's detail kept in the file (a hostile target can raise an exception
