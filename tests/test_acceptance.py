@@ -48,9 +48,9 @@ def _drop_second_result(api: str, payload: Payload) -> Payload:
                 for i in payload["input"]
                 if not (i.get("type") == "function_call_output" and i["call_id"] != "call_1")
             ]
-        case "anthropic" | "bedrock-converse":
+        case "anthropic" | "anthropic-bedrock" | "anthropic-vertex" | "bedrock-converse":
             payload["messages"][2]["content"].pop()
-        case "gemini":
+        case "gemini" | "gemini-vertex":
             payload["contents"][2]["parts"].pop()
         case _:
             raise AssertionError(api)
@@ -61,7 +61,10 @@ FIRST_RULE = {
     "openai-chat": "OC-1",
     "openai-responses": "OR-1",
     "anthropic": "AN-1",
+    "anthropic-bedrock": "AN-1",
+    "anthropic-vertex": "AN-1",
     "gemini": "GE-1",
+    "gemini-vertex": "GE-1",
     "bedrock-converse": "BE-1",
     "mistral": "MI-1",
 }
@@ -135,6 +138,48 @@ def test_anthropic_tool_results_come_first_and_together() -> None:
     assert _rules("anthropic", payload) == []
     blocks.append({"type": "tool_result", "tool_use_id": "toolu_x", "content": "?"})
     assert _rules("anthropic", payload) == ["AN-3"]
+
+
+def test_claude_through_bedrock_invoke_keeps_claudes_rules_behind_bedrocks_words() -> None:
+    _, payload = _text_payload("anthropic-bedrock")
+    payload["messages"][2]["content"].insert(0, {"type": "text", "text": "first"})
+    (found,) = breaches("anthropic-bedrock", payload)
+    assert found.rule == "AN-1"
+    assert found.message.startswith("The model returned the following errors: messages.1:")
+    assert "n8n-io/n8n#16987" in found.source
+
+
+@pytest.mark.parametrize(
+    ("change", "rule", "message"),
+    [
+        ({"anthropic_version": "2026-10-21"}, "AB-1", "Invalid API version: 2026-10-21"),
+        ({"anthropic_version": None}, "AB-1", "required key [anthropic_version] not found"),
+        ({"model": "claude-opus-4-6"}, "AB-2", "extraneous key [model] is not permitted"),
+        ({"stream": False}, "AB-2", "extraneous key [stream] is not permitted"),
+    ],
+)
+def test_bedrock_invoke_envelope(change: dict[str, Any], rule: str, message: str) -> None:
+    """Bedrock's own rules for the body: its `anthropic_version` (the anthropic SDK's own
+    default, 2026-10-21, is refused) and no key of the Messages API it moves out of the body."""
+    _, payload = _text_payload("anthropic-bedrock")
+    assert _rules("anthropic-bedrock", payload) == []
+    payload.update(change)
+    payload = {k: v for k, v in payload.items() if v is not None}
+    (found,) = breaches("anthropic-bedrock", payload)
+    assert (found.rule, found.path) == (rule, next(iter(change)))
+    assert message in found.message
+
+
+def test_claude_and_gemini_through_vertex_keep_their_models_rules() -> None:
+    _, claude = _text_payload("anthropic-vertex")
+    claude["messages"][2]["content"].insert(0, {"type": "text", "text": "first"})
+    (found,) = breaches("anthropic-vertex", claude)
+    assert found.rule == "AN-1"
+    assert "Kilo-Org/kilocode#5163" in found.source
+    assert found.message == breaches("anthropic", claude)[0].message  # Anthropic's own words
+    _, gemini = _text_payload("gemini-vertex")
+    gemini["contents"].insert(2, {"role": "user", "parts": [{"text": "between"}]})
+    assert _rules("gemini-vertex", gemini) == _rules("gemini", gemini) == ["GE-1", "GE-2"]
 
 
 def test_gemini_counts_and_turn_order() -> None:

@@ -88,14 +88,27 @@ def test_the_double_tells_invoke_from_converse() -> None:
     assert route_api("/model/x/invoke/more", {}) == "bedrock-converse"  # no InvokeModel path
 
 
-def test_the_double_enforces_no_ordering_rules_on_invoke_as_on_vertex() -> None:
-    """The Messages ordering rules were quoted from Anthropic's own api; none is quoted for
-    InvokeModel, so the double answers a body breaking one (text before the tool results)."""
+def test_the_double_refuses_claudes_ordering_on_invoke_in_bedrocks_words() -> None:
+    """Claude's own rule (tool results first) holds on InvokeModel: the double answers a body
+    breaking it as Bedrock does, a ValidationException passing Claude's words on; the same body
+    keeping the rule, or with Bedrock's version, is answered."""
     payload = body("anthropic-bedrock", "claude-opus-4-6")
+    assert refusal(f"/model/{MODEL}/invoke", {}, payload) is None
     results = payload["messages"][2]["content"]
     results.insert(0, {"type": "text", "text": "Here are the results."})
-    assert refusal(f"/model/{MODEL}/invoke", {}, payload) is None
-    assert refusal("/v1/messages", {}, {**payload, "model": MODEL}) is not None
+    refused = refusal(f"/model/{MODEL}/invoke", {}, payload)
+    assert refused is not None
+    answer, headers = refused
+    assert headers == {"x-amzn-errortype": "ValidationException"}
+    assert answer["message"].startswith("The model returned the following errors: messages.1:")
+    with_default = {
+        **body("anthropic-bedrock", "claude-opus-4-6"),
+        "anthropic_version": "2026-10-21",
+    }
+    assert refusal(f"/model/{MODEL}/invoke", {}, with_default) == (
+        {"message": "Invalid API version: 2026-10-21"},
+        {"x-amzn-errortype": "ValidationException"},
+    )
 
 
 def test_the_payload_is_the_body_the_model_stays_in_the_url() -> None:

@@ -186,6 +186,18 @@ _INVOKE: Final = re.compile(r"^/model/[^/]+/invoke(?:-with-response-stream)?$")
 """Bedrock InvokeModel, which Claude's Messages body takes (`anthropic-bedrock`)."""
 
 
+_VERTEX_CLAUDE: Final = re.compile(
+    r"^/v1/projects/[^/]+/locations/[^/]+/publishers/anthropic/models/[^/:]+:"
+    r"(?:rawPredict|streamRawPredict)$"
+)
+"""Claude's Messages body on Vertex AI (`anthropic-vertex`)."""
+_VERTEX_GEMINI: Final = re.compile(
+    r"^/v1(?:beta1)?/(?:projects/[^/]+/locations/[^/]+/)?publishers/google/models/[^/:]+:"
+    r"generateContent$"
+)
+"""Gemini on Vertex AI (`gemini-vertex`)."""
+
+
 def route_api(path: str, headers: dict[str, str]) -> str | None:
     """The api a request path (and, for the shared chat path, its bearer key) belongs to."""
     if path.startswith("/openai/v1/chat/completions"):
@@ -193,6 +205,10 @@ def route_api(path: str, headers: dict[str, str]) -> str | None:
     if path.endswith("/v1/chat/completions"):
         key = headers.get("authorization", "").removeprefix("Bearer ").strip()
         return _CHAT_KEYS.get(key, "openai-chat")
+    if _VERTEX_CLAUDE.match(path):
+        return "anthropic-vertex"
+    if _VERTEX_GEMINI.match(path):
+        return "gemini-vertex"
     for prefix, api in (
         ("/v1/responses", "openai-responses"),
         ("/v1/messages", "anthropic"),
@@ -222,10 +238,10 @@ def _error_body(api: str, breach: Breach) -> tuple[dict[str, Any], dict[str, str
         case "openai-responses":
             error = {"message": message, "type": "invalid_request_error", "param": "input"}
             return {"error": {**error, "code": None}}, {}
-        case "anthropic":
+        case "anthropic" | "anthropic-vertex":  # Vertex AI answers in Anthropic's words
             error = {"type": "invalid_request_error", "message": message}
             return {"type": "error", "error": error, "request_id": "req_double"}, {}
-        case "gemini":
+        case "gemini" | "gemini-vertex":
             return {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}, {}
         case "bedrock-converse" | "anthropic-bedrock":
             return {"message": message}, {"x-amzn-errortype": "ValidationException"}

@@ -16,7 +16,7 @@ the api's wire locator has already read without a shape error (`conformance.wire
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, cast
 
 __all__ = ["RULES", "Breach", "breaches"]
@@ -219,6 +219,75 @@ def _anthropic(body: Mapping[str, Any]) -> list[Breach]:
                 )
             )
     return found
+
+
+# --- anthropic-bedrock, anthropic-vertex ------------------------------------------------------
+#
+# Claude's Messages body sent through a cloud's endpoint: Claude's own ordering rules (AN-1 to
+# AN-3) hold as on the Anthropic API (through Converse, Bedrock passes the same refusal on:
+# BE-5), and the cloud's envelope has rules of its own. Not enforced: Vertex AI's
+# `anthropic_version: vertex-2023-10-16` and a `model` key in its body (documented, but no
+# refusal of either is quoted).
+
+_AB_VERSION = "bedrock-2023-05-31"
+_AB1 = (
+    "https://docs.aws.amazon.com/bedrock/latest/userguide/"
+    "model-parameters-anthropic-claude-messages-request-response.html (anthropic_version is"
+    ' required and "must be bedrock-2023-05-31"); a wrong value is answered "Invalid API'
+    ' version" (boto/boto3#4218, the provider\'s 400 body), a missing required key "required key'
+    ' [...] not found" (diffbot/code-gpt-docs#300)'
+)
+_AB2 = (
+    "Bedrock's schema for Claude's body refuses a key it does not define (sigoden/aichat#543:"
+    " [stream]; BerriAI/litellm#7416: [chat_id]); the model id is in the URL and streaming is the"
+    " other operation, InvokeModelWithResponseStream (the request page above)"
+)
+
+
+def _malformed(problem: str) -> str:
+    return f"Malformed input request: #: {problem}, please reformat your input and try again."
+
+
+_AB3 = (
+    "Claude's own refusal, passed on by Bedrock as \"The model returned the following errors:"
+    ' ..." (the 400 body in n8n-io/n8n#16987, a ValidationException, and continuedev/continue'
+    "#11929 with Claude Opus 4.6)"
+)
+_AV = (
+    "Claude's own refusal through Vertex AI (the 400 bodies with `req_vrtx_` request ids in"
+    " Kilo-Org/kilocode#5163 and lbjlaq/Antigravity-Manager#654)"
+)
+
+
+def _anthropic_vertex(body: Mapping[str, Any]) -> list[Breach]:
+    """Claude's own rules (`_anthropic`), which Vertex AI answers as Anthropic words them."""
+    return [replace(breach, source=f"{breach.source}; {_AV}") for breach in _anthropic(body)]
+
+
+def _anthropic_bedrock(body: Mapping[str, Any]) -> list[Breach]:
+    """AB-1: `anthropic_version` is `bedrock-2023-05-31`. AB-2: no `model` or `stream` key
+    (Bedrock's schema refuses keys it does not define, and those two are the Messages API's
+    own that InvokeModel moves out of the body). Then Claude's own rules (`_anthropic`), whose
+    refusal Bedrock passes on behind its own words."""
+    found: list[Breach] = []
+    version = body.get("anthropic_version")
+    if version is None:
+        message = _malformed("required key [anthropic_version] not found")
+        found.append(Breach("AB-1", "anthropic_version", message, _AB1))
+    elif version != _AB_VERSION:
+        found.append(Breach("AB-1", "anthropic_version", f"Invalid API version: {version}", _AB1))
+    for key in ("model", "stream"):
+        if key in body:
+            message = _malformed(f"extraneous key [{key}] is not permitted")
+            found.append(Breach("AB-2", key, message, _AB2))
+    return found + [
+        replace(
+            breach,
+            message=f"The model returned the following errors: {breach.message}",
+            source=f"{breach.source}; {_AB3}",
+        )
+        for breach in _anthropic(body)
+    ]
 
 
 # --- gemini -----------------------------------------------------------------------------------
@@ -434,7 +503,10 @@ RULES: Final[Mapping[str, Callable[[Mapping[str, Any]], list[Breach]]]] = {
     "openai-chat": _openai_chat,
     "openai-responses": _openai_responses,
     "anthropic": _anthropic,
+    "anthropic-bedrock": _anthropic_bedrock,
+    "anthropic-vertex": _anthropic_vertex,
     "gemini": _gemini,
+    "gemini-vertex": _gemini,  # the same model behind Vertex AI, whose own docs _GE1 cites
     "bedrock-converse": _bedrock,
     "mistral": _mistral,
 }
