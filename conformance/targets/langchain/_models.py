@@ -99,7 +99,7 @@ def _bedrock(row: RowRef, base: str) -> Any:
     `endpoint_url=` alone does, loads the service models again, about a second each time."""
     from langchain_aws import ChatBedrockConverse
 
-    if not _BOTO:
+    if "session" not in _BOTO:
         boto3: Any = importlib.import_module("boto3")
         _BOTO["session"] = boto3.session.Session(
             aws_access_key_id="conformance",
