@@ -12,9 +12,9 @@ import warnings
 from pathlib import Path
 from typing import Any, cast
 
-import invoke_checks
 import pytest
 
+import invoke_checks
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
 from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
@@ -422,7 +422,7 @@ def test_chat_bedrock_signs_with_the_doubles_fake_aws_keys() -> None:
     from conformance.recording.send import FAKE_KEYS
     from conformance.targets.langchain._models import AWS_EXAMPLE_KEYS
 
-    assert AWS_EXAMPLE_KEYS == (FAKE_KEYS["aws_access_key_id"], FAKE_KEYS["aws_secret_access_key"])
+    assert (FAKE_KEYS["aws_access_key_id"], FAKE_KEYS["aws_secret_access_key"]) == AWS_EXAMPLE_KEYS
 
 
 def test_chat_bedrock_keeps_a_tool_messages_standard_blocks_as_they_are() -> None:
