@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -13,6 +14,7 @@ from typing import Any, cast
 
 import pytest
 
+import invoke_checks
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
 from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
@@ -378,3 +380,69 @@ def test_a_vertex_gemini_payload_is_the_same_under_any_hash_seed() -> None:
     (out,) = outs
     response = json.loads(out)["parts"][0]["functionResponse"]["response"]
     assert list(response) == ["base64", "filename", "mime_type", "type"]
+
+
+# --- Claude on Bedrock InvokeModel: ChatBedrock ----------------------------------------------
+
+_INVOKE_ENTRIES = ("langchain", "langchain.source-type-blocks", "langchain.native-blocks")
+
+
+@pytest.mark.parametrize("name", _INVOKE_ENTRIES)
+def test_the_invoke_row_reaches_invoke_model_through_chat_bedrock(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The anthropic-bedrock row goes through ChatBedrock: one request, to the model's
+    `/model/{id}/invoke`, SigV4-signed with the double's fake AWS key, Claude's Messages body
+    with Bedrock's anthropic_version (ChatBedrock writes it itself) and no `model`."""
+    invoke_checks.reaches_invoke_model(
+        resolve_target(name), ROWS[invoke_checks.INVOKE_ROW], monkeypatch
+    )
+
+
+@pytest.mark.parametrize(
+    ("route", "seen"),
+    [("bedrock-converse", "/converse"), ("anthropic", "/v1/messages")],
+)
+def test_the_invoke_row_on_another_route_fails_the_check(
+    route: str, seen: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mutants that build the row's model as another api's (ChatBedrockConverse, which the
+    bedrock-converse rows use, or ChatAnthropic on the plain Messages api) are caught: their
+    request reaches another path."""
+    from conformance.targets.langchain import _models
+
+    monkeypatch.setitem(_models.MODELS, "anthropic-bedrock", _models.MODELS[route])
+    with pytest.raises(AssertionError, match=re.escape(seen)):
+        invoke_checks.reaches_invoke_model(
+            LangChainTarget(), ROWS[invoke_checks.INVOKE_ROW], monkeypatch
+        )
+
+
+def test_chat_bedrock_signs_with_the_doubles_fake_aws_keys() -> None:
+    from conformance.recording.send import FAKE_KEYS
+    from conformance.targets.langchain._models import AWS_EXAMPLE_KEYS
+
+    assert (FAKE_KEYS["aws_access_key_id"], FAKE_KEYS["aws_secret_access_key"]) == AWS_EXAMPLE_KEYS
+
+
+def test_chat_bedrock_keeps_a_tool_messages_standard_blocks_as_they_are() -> None:
+    """What deviations/langchain.yaml says of the row, observed: `_format_anthropic_messages`
+    leaves LangChain's image block inside the tool_result unconverted (no Anthropic `source`),
+    `_merge_messages` writes no is_error for a failed call, and `_format_data_content_block`
+    refuses a document in a HumanMessage."""
+    row = ROWS[invoke_checks.INVOKE_ROW]
+    payload = LangChainTarget().render(row, scenario("image", "inline", "result"))
+    result, _second = payload["messages"][2]["content"]
+    assert (result["type"], result["tool_use_id"]) == ("tool_result", CALL_ID)
+    (block,) = result["content"]
+    assert set(block) == {"type", "base64", "mime_type"}
+    payload = LangChainTarget().render(row, scenario("text", "inline", "error"))
+    assert "is_error" not in payload["messages"][2]["content"][0]
+    with pytest.raises(ValueError, match="Blocks of type file not supported"):
+        LangChainTarget().render(row, scenario("document", "inline", "prompt"))
+
+
+def test_repro_of_the_invoke_row_prints_what_chat_bedrock_sent(tmp_path: Path) -> None:
+    invoke_checks.repro_prints_the_invoke_payload(
+        LangChainTarget(), ROWS[invoke_checks.INVOKE_ROW], tmp_path
+    )

@@ -154,6 +154,9 @@ _NATIVE: Final[dict[str, _Native]] = {
     "openai-responses": _openai_responses,
     "anthropic": _anthropic,
     "anthropic-vertex": _anthropic,  # ChatAnthropicVertex keeps a block with a `source` as is
+    # ChatBedrock's `_format_anthropic_messages` keeps an `image` block, a block of a type it
+    # does not know (`document`) and any block inside a tool_result's list as is.
+    "anthropic-bedrock": _anthropic,
     "gemini": _gemini,
     "gemini-vertex": _gemini_vertex,
     "bedrock-converse": _bedrock,
@@ -169,6 +172,7 @@ NATIVE_FORMS: Final[dict[str, str]] = {
     "openai-responses": "input_image, input_file",
     "anthropic": "image, document (base64 or url source)",
     "anthropic-vertex": "as anthropic",
+    "anthropic-bedrock": "as anthropic",
     "gemini": "media (data or file_uri), every type",
     "gemini-vertex": "media (file_uri), every type",
     "bedrock-converse": "image, video (base64 source)",

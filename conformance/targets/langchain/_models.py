@@ -11,6 +11,11 @@ Vertex AI goes through langchain-google-vertexai: `ChatAnthropicVertex` (anthrop
 `AnthropicVertex` client, given an access token, so google-auth is never asked for one) and
 `ChatVertexAI` over REST (`api_transport="rest"`: its gapic client speaks gRPC by default) with
 google-auth's `AnonymousCredentials`, which put no token on the request and never refresh.
+
+Claude's Messages body through Bedrock InvokeModel (`anthropic-bedrock`) goes through
+langchain-aws's `ChatBedrock` (its InvokeModel chat model; `ChatBedrockConverse` serves
+`bedrock-converse`), given a boto3 `bedrock-runtime` client on the recorder signed with AWS's
+documented example key pair (the recording layer's fake AWS keys).
 """
 
 from __future__ import annotations
@@ -94,7 +99,7 @@ def _bedrock(row: RowRef, base: str) -> Any:
     `endpoint_url=` alone does, loads the service models again, about a second each time."""
     from langchain_aws import ChatBedrockConverse
 
-    if not _BOTO:
+    if "session" not in _BOTO:
         boto3: Any = importlib.import_module("boto3")
         _BOTO["session"] = boto3.session.Session(
             aws_access_key_id="conformance",
@@ -108,6 +113,33 @@ def _bedrock(row: RowRef, base: str) -> Any:
     return ChatBedrockConverse(
         model=row.model, region_name="us-east-1", client=client, bedrock_client=_BOTO["control"]
     )
+
+
+AWS_EXAMPLE_KEYS = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+"""AWS's documented example key pair, the same as the recording layer's fake AWS keys
+(`conformance.recording.send.FAKE_KEYS`, which targets may not import: the layer contract), so
+the InvokeModel request is signed with the key the double and the tests know."""
+
+
+def _bedrock_invoke(row: RowRef, base: str) -> Any:
+    """`ChatBedrock`, langchain-aws's chat model on Bedrock's InvokeModel API, as a user builds
+    it for Claude: the model id, a region, and a boto3 `bedrock-runtime` client (its documented
+    `client` field) on the recorder. For an `anthropic` model id it formats the messages itself
+    (`_format_anthropic_messages`) and posts the Messages body to `/model/{id}/invoke`
+    (`BedrockBase._prepare_input_and_invoke`, `client.invoke_model`). Its own session, with
+    the example keys: the Converse client's session (`_bedrock`) keeps its stand-ins."""
+    from langchain_aws import ChatBedrock
+
+    if "invoke" not in _BOTO:
+        boto3: Any = importlib.import_module("boto3")
+        _BOTO["invoke"] = boto3.session.Session(
+            aws_access_key_id=AWS_EXAMPLE_KEYS[0],
+            aws_secret_access_key=AWS_EXAMPLE_KEYS[1],
+            region_name="us-east-1",
+        )
+    client = _BOTO["invoke"].client("bedrock-runtime", endpoint_url=base)
+    chat: Any = ChatBedrock  # its fields are declared by alias (model, ...)
+    return chat(model_id=row.model, region_name="us-east-1", client=client)
 
 
 def _mistral(row: RowRef, base: str) -> Any:
@@ -196,6 +228,7 @@ _CLASSES = (
     "ChatAnthropic",
     "ChatGoogleGenerativeAI",
     "ChatBedrockConverse",
+    "ChatBedrock",
     "ChatMistralAI",
     "ChatCohere",
     "ChatGroq",
@@ -244,6 +277,14 @@ MODELS: dict[str, ModelSpec] = {
         "boto3",
         _bedrock,
         'ChatBedrockConverse(model={model!r}, region_name="us-east-1", endpoint_url=BASE, '
+        'aws_access_key_id="fake", aws_secret_access_key="fake")',
+    ),
+    "anthropic-bedrock": ModelSpec(
+        "langchain-aws",
+        "langchain_aws",
+        "boto3",
+        _bedrock_invoke,
+        'ChatBedrock(model_id={model!r}, region_name="us-east-1", endpoint_url=BASE, '
         'aws_access_key_id="fake", aws_secret_access_key="fake")',
     ),
     "mistral": ModelSpec(
