@@ -57,9 +57,16 @@ from conformance.reports.report import Report, build_report, check_report
 from conformance.reports.results import ReportError, ResultLine, load_results, merge_results
 
 if TYPE_CHECKING:
+    from conformance.matrix import Matrix
     from conformance.reports.html import Citation
 
 __all__ = ["main"]
+
+
+def load_matrix(path: str | Path) -> Matrix:
+    """`conformance.matrix.load_matrix`, imported when a command first reads a matrix (ruamel.yaml
+    and the matrix models are not loaded by the commands that read only results)."""
+    return _matrix.load_matrix(path)
 
 
 def _write(text: str, out: str | None) -> None:
@@ -178,7 +185,7 @@ def _report(args: argparse.Namespace) -> int:
 def _citations(path: str, report: Report) -> dict[str, Citation]:
     from conformance.reports.html import Citation
 
-    matrix = _matrix.load_matrix(path)
+    matrix = load_matrix(path)
     if matrix.digest != report.matrix_digest:
         raise ReportError(
             f"{path}: digest {matrix.digest} is not the results' matrix digest"
@@ -278,7 +285,7 @@ def _site(args: argparse.Namespace) -> int:
     citations: dict[str, tuple[str, str]] = {}
     digest = None
     if args.matrix:
-        matrix = _matrix.load_matrix(args.matrix)
+        matrix = load_matrix(args.matrix)
         digest = matrix.digest
         citations = {key: (c.url, c.says) for key, c in matrix.citations.items()}
     scripts: dict[tuple[str, str], str] = {}
@@ -325,7 +332,7 @@ def _repro_scripts(
     from conformance.reports.compare import Comparison
 
     assert isinstance(comparison, Comparison)
-    matrix = _matrix.load_matrix(matrix_path or _default_matrix())
+    matrix = load_matrix(matrix_path or _default_matrix())
     scripts: dict[tuple[str, str], str] = {}
     for column in comparison.columns:
         for finding in comparison.findings[column.target]:
@@ -354,7 +361,7 @@ def _repro(args: argparse.Namespace) -> int:
     from conformance.adoption.repro import ReproError, project_matrix, repro_script
 
     try:
-        matrix = _matrix.load_matrix(args.matrix or project_matrix())
+        matrix = load_matrix(args.matrix or project_matrix())
         script = repro_script(matrix, args.cell, args.target)
     except ReproError as error:
         print(f"conformance repro: {error}", file=sys.stderr)
