@@ -103,7 +103,7 @@ def _invoke_row(model: str = INVOKE_MODEL) -> RowRef:
 @pytest.fixture
 def fresh_models(monkeypatch: pytest.MonkeyPatch) -> None:
     """No LLM built by an earlier test on this thread is reused."""
-    monkeypatch.setattr(llamaindex._MODELS, "built", {})
+    monkeypatch.setattr(llamaindex._MODELS, "built", {})  # pyright: ignore[reportPrivateUsage]
 
 
 @pytest.mark.usefixtures("fresh_models")
