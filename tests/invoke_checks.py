@@ -1,6 +1,7 @@
 """Checks shared by the tests of the targets that reach the anthropic-bedrock row through
 LiteLLM's `bedrock/invoke/<model id>` route (litellm and its variants, google-adk-litellm,
-openai-agents-litellm, strands-litellm): the one request goes to the model's InvokeModel path,
+openai-agents-litellm, strands-litellm) or anthropic's `AnthropicBedrock` client (llamaindex,
+given another model id: `invoke_path`): the one request goes to the model's InvokeModel path,
 signed with the double's AWS fake key, with Claude's Messages body; the reproducer prints the
 same body."""
 
@@ -25,6 +26,11 @@ INVOKE_PATH = r"/model/global\.anthropic\.claude-opus-4-6-v1/invoke(-with-respon
 """InvokeModel's path for the row's model (streaming or not, as the framework calls it)."""
 
 
+def invoke_path(model: str) -> str:
+    """InvokeModel's path (a pattern, as `INVOKE_PATH`) for another model id."""
+    return rf"/model/{re.escape(model)}/invoke(-with-response-stream)?"
+
+
 def invoke_exchange(
     target: Any, row: RowRef, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[dict[str, Any], kit.Exchange]:
@@ -44,11 +50,13 @@ def invoke_exchange(
     return payload, seen[0]
 
 
-def assert_invoke_model(payload: dict[str, Any], exchange: kit.Exchange) -> None:
+def assert_invoke_model(
+    payload: dict[str, Any], exchange: kit.Exchange, path: str = INVOKE_PATH
+) -> None:
     """InvokeModel with Claude's Messages body: the model's `/invoke` path, a SigV4 signature
     with the double's AWS key for us-east-1, Bedrock's `anthropic_version` and no `model` in
     the body, a `tool_result` block (no Converse `modelId`, `toolConfig` or `toolResult`)."""
-    assert re.fullmatch(INVOKE_PATH, exchange.path.split("?")[0]), exchange.path
+    assert re.fullmatch(path, exchange.path.split("?")[0]), exchange.path
     authorization = exchange.headers["authorization"]
     assert f"Credential={FAKE_KEYS['aws_access_key_id']}/" in authorization
     assert "/us-east-1/bedrock/aws4_request" in authorization
@@ -64,18 +72,22 @@ def assert_invoke_model(payload: dict[str, Any], exchange: kit.Exchange) -> None
     assert any(block.get("type") == "tool_result" for block in blocks)
 
 
-def reaches_invoke_model(target: Any, row: RowRef, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert_invoke_model(*invoke_exchange(target, row, monkeypatch))
+def reaches_invoke_model(
+    target: Any, row: RowRef, monkeypatch: pytest.MonkeyPatch, path: str = INVOKE_PATH
+) -> None:
+    assert_invoke_model(*invoke_exchange(target, row, monkeypatch), path=path)
 
 
-def repro_prints_the_invoke_payload(target: Any, row: RowRef, tmp_path: Path) -> None:
+def repro_prints_the_invoke_payload(
+    target: Any, row: RowRef, tmp_path: Path, path: str = INVOKE_PATH
+) -> None:
     """The reproducer of a document cell, run on its own, prints the body the target sent (and,
     where the script prints it, the InvokeModel path)."""
     history = scenario("document", "inline", "result")
-    path = tmp_path / "repro.py"
-    path.write_text(target.repro(row, history), encoding="utf-8")
+    script = tmp_path / "repro.py"
+    script.write_text(target.repro(row, history), encoding="utf-8")
     run = subprocess.run(
-        [sys.executable, "-I", str(path)],
+        [sys.executable, "-I", str(script)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -85,7 +97,7 @@ def repro_prints_the_invoke_payload(target: Any, row: RowRef, tmp_path: Path) ->
     stdout = run.stdout
     paths = re.findall(r"^POST (\S+)$", stdout, flags=re.MULTILINE)
     if paths:
-        assert re.search(INVOKE_PATH + "$", paths[0].split("?")[0])
+        assert re.search(path + "$", paths[0].split("?")[0])
     printed = json.loads(stdout[stdout.index("{") :])
     assert printed["anthropic_version"] == "bedrock-2023-05-31"
     assert printed["messages"] == target.render(row, history)["messages"]

@@ -4,16 +4,21 @@ cannot serve, and the standalone reproducer."""
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import invoke_checks
 from conformance.history import History, Image, Message, Text, ToolCall, ToolResult
 from conformance.matrix import load_matrix
+from conformance.recording.send import FAKE_KEYS
 from conformance.scenarios.build import CALL_ID, ERROR_FIXTURE, TEXT_FIXTURE, scenario
 from conformance.targets import resolve_target
 from conformance.targets.base import RowRef
@@ -34,11 +39,17 @@ from llama_index.core.base.llms.types import (
     ToolCallBlock,
 )
 
+from conformance.targets import llamaindex
 from conformance.targets.llamaindex import (
     LlamaIndexTarget,
     dump_messages,
     load_messages,
     to_messages,
+)
+from conformance.targets.llamaindex._models import (
+    AWS_EXAMPLE_KEYS,
+    BEDROCK_BASE_ENV,
+    MODELS,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +84,85 @@ def test_rows_are_served_or_skipped_with_the_integrations_reason() -> None:
         reasons["mistral/mistral-medium"] or ""
     )
     assert "no integration for api 'xai'" in (reasons["xai/grok-4"] or "")
+    # anthropic_modelname_to_contextsize knows Bedrock ids with `us.`/`eu.` only, none `global.`
+    assert "refuses the model: Unknown model: global.anthropic.claude-opus-4-6-v1" in (
+        reasons[invoke_checks.INVOKE_ROW] or ""
+    )
+
+
+INVOKE_MODEL = "us.anthropic.claude-opus-4-7"
+"""A Bedrock id llama-index-llms-anthropic 0.12 knows (`us.` + `BEDROCK_INFERENCE_PROFILE_CLAUDE_
+MODELS`) and sends no `temperature` for (`ANTHROPIC_NO_TEMP_MODELS`): the route of the
+anthropic-bedrock row, with a model it can send at all."""
+
+
+def _invoke_row(model: str = INVOKE_MODEL) -> RowRef:
+    return RowRef(id=f"anthropic-bedrock/{model}", api="anthropic-bedrock", family="x", model=model)
+
+
+@pytest.fixture
+def fresh_models(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No LLM built by an earlier test on this thread is reused."""
+    monkeypatch.setattr(llamaindex._MODELS, "built", {})  # pyright: ignore[reportPrivateUsage]
+
+
+@pytest.mark.usefixtures("fresh_models")
+def test_anthropic_bedrock_reaches_invoke_model_signed_with_the_messages_body(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Anthropic(aws_region=...)` is anthropic's `AnthropicBedrock`: the model's `/invoke`
+    path, SigV4 with the fake AWS key, `anthropic_version` in the body and no `model`."""
+    monkeypatch.setenv(BEDROCK_BASE_ENV, "http://127.0.0.1:9/a-base-of-the-user")
+    invoke_checks.reaches_invoke_model(
+        LlamaIndexTarget(), _invoke_row(), monkeypatch, invoke_checks.invoke_path(INVOKE_MODEL)
+    )
+    # the recorder's base was set only while the client was built
+    assert os.environ[BEDROCK_BASE_ENV] == "http://127.0.0.1:9/a-base-of-the-user"
+
+
+@pytest.mark.usefixtures("fresh_models")
+@pytest.mark.parametrize("wrong", ["anthropic", "bedrock-converse"])
+def test_the_invoke_checks_fail_on_another_route(
+    wrong: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Anthropic api's own client (`/v1/messages`, the model in the body) or Converse, built
+    for the anthropic-bedrock row, fails the checks the target passes."""
+    spec = replace(MODELS["anthropic-bedrock"], build=MODELS[wrong].build)
+    monkeypatch.setitem(MODELS, "anthropic-bedrock", spec)
+    payload, exchange = invoke_checks.invoke_exchange(
+        LlamaIndexTarget(), _invoke_row(), monkeypatch
+    )
+    with pytest.raises(AssertionError):
+        invoke_checks.assert_invoke_model(
+            payload, exchange, invoke_checks.invoke_path(INVOKE_MODEL)
+        )
+
+
+@pytest.mark.usefixtures("fresh_models")
+def test_anthropic_bedrock_sends_temperature_to_a_model_it_knows_for_sampling() -> None:
+    """Opus 4.6 under an id the integration knows is not in `ANTHROPIC_NO_TEMP_MODELS`, so
+    `_model_kwargs` passes `temperature`, a keyword anthropic 1's `Messages.create` no longer
+    has: a TypeError before anything is sent (Arize-ai/openinference#3672)."""
+    from anthropic.resources.messages import Messages
+
+    if "temperature" in inspect.signature(Messages.create).parameters:
+        pytest.skip("this anthropic SDK still takes temperature")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'temperature'"):
+        LlamaIndexTarget().render(
+            _invoke_row("us.anthropic.claude-opus-4-6-v1:0"), scenario("text", "inline", "result")
+        )
+
+
+def test_anthropic_bedrock_repro_prints_the_invoke_payload(tmp_path: Path) -> None:
+    invoke_checks.repro_prints_the_invoke_payload(
+        LlamaIndexTarget(), _invoke_row(), tmp_path, invoke_checks.invoke_path(INVOKE_MODEL)
+    )
+
+
+def test_the_bedrock_keys_are_the_recording_layers_fake_aws_keys() -> None:
+    assert (FAKE_KEYS["aws_access_key_id"], FAKE_KEYS["aws_secret_access_key"]) == (
+        AWS_EXAMPLE_KEYS
+    )
 
 
 def test_result_style_media_is_a_block_of_a_tool_message() -> None:

@@ -8,8 +8,9 @@ How a cell is rendered, the way a LlamaIndex user gets there:
    blocks are the tool output's (`TextBlock`, `ImageBlock`, `DocumentBlock`, `AudioBlock`,
    `VideoBlock`), with `additional_kwargs={"tool_call_id": ...}`, as the agent writes it.
 2. The row's LLM from its integration (`OpenAI`, `OpenAIResponses`, `Anthropic`, `GoogleGenAI`,
-   `BedrockConverse`, `MistralAI`, `Cohere`, `Groq`; `_models.py`) is built with a fake key and
-   its base URL on the loopback recorder, and `llm.chat_with_tools(tools, chat_history=...)`
+   `BedrockConverse`, `MistralAI`, `Cohere`, `Groq`; `_models.py`; for Claude through Bedrock
+   InvokeModel, `Anthropic` with `aws_region`) is built with a fake key and its base URL on the
+   loopback recorder, and `llm.chat_with_tools(tools, chat_history=...)`
    sends the request with one `FunctionTool` per tool of the history: the call a
    `FunctionAgent` makes for its next step. The recorder answers 400, so exactly one request is
    made and nothing leaves the machine.

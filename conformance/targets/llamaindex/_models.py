@@ -4,15 +4,17 @@ pointed at a base URL with a fake key, as a user points it at a proxy."""
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.history import ToolCall
 from conformance.targets.base import RowRef
+from conformance.targets.kit import environment
 from conformance.targets.llamaindex._messages import CallTurn, call_blocks
 
-__all__ = ["API_KEY", "MODELS", "ModelSpec", "import_error"]
+__all__ = ["API_KEY", "AWS_EXAMPLE_KEYS", "BEDROCK_BASE_ENV", "MODELS", "ModelSpec", "import_error"]
 
 API_KEY = "conformance-not-a-key"
 """A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
@@ -33,6 +35,8 @@ class ModelSpec:
     """The class `source` constructs, imported from `module`."""
     turn: CallTurn = call_blocks
     """How the integration's own chat response holds a tool-call turn."""
+    setup: str = ""
+    """Lines the reproducer runs before `source` (with `BASE` defined)."""
 
 
 def _class(module: str, name: str) -> Any:
@@ -56,6 +60,39 @@ def _anthropic(row: RowRef, base: str) -> Any:
     Anthropic = _class("llama_index.llms.anthropic", "Anthropic")
 
     return Anthropic(model=row.model, api_key=API_KEY, base_url=base, max_retries=0)
+
+
+AWS_EXAMPLE_KEYS = ("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+"""AWS's documented example key pair, the recording layer's fake AWS keys (which targets may
+not import: the layer contract); a test keeps the two equal. Given explicitly, so no
+credential chain is consulted."""
+
+BEDROCK_BASE_ENV = "ANTHROPIC_BEDROCK_BASE_URL"
+"""Where anthropic's `AnthropicBedrock` reads its base URL when none is given
+(`anthropic/lib/bedrock/_client.py`, `AnthropicBedrock.__init__`)."""
+
+_ENVIRONMENT = threading.Lock()
+"""Held while the environment carries one thread's base URL (the rendering threads each have
+their own recorder channel)."""
+
+
+def _anthropic_bedrock(row: RowRef, base: str) -> Any:
+    """Claude through Bedrock InvokeModel as LlamaIndex documents it: llama-index-llms-anthropic's
+    `Anthropic` given `aws_region` and AWS keys, which builds anthropic's `AnthropicBedrock`
+    (the model in the URL, `/model/{id}/invoke`, SigV4-signed; `anthropic_version`
+    `bedrock-2023-05-31` set in the body by the SDK). That branch of `Anthropic.__init__` passes
+    no `base_url` to the client, so the base is where the SDK reads it when none is given, the
+    `ANTHROPIC_BEDROCK_BASE_URL` environment variable, set only while the client is built."""
+    Anthropic = _class("llama_index.llms.anthropic", "Anthropic")
+
+    with _ENVIRONMENT, environment({BEDROCK_BASE_ENV: base}):
+        return Anthropic(
+            model=row.model,
+            aws_region="us-east-1",
+            aws_access_key_id=AWS_EXAMPLE_KEYS[0],
+            aws_secret_access_key=AWS_EXAMPLE_KEYS[1],
+            max_retries=0,
+        )
 
 
 def _gemini(row: RowRef, base: str) -> Any:
@@ -143,6 +180,20 @@ MODELS: dict[str, ModelSpec] = {
         _anthropic,
         'Anthropic(model={model!r}, api_key="fake", base_url=BASE, max_retries=0)',
         "Anthropic",
+    ),
+    "anthropic-bedrock": ModelSpec(
+        "llama-index-llms-anthropic",
+        "llama_index.llms.anthropic",
+        "anthropic",
+        _anthropic_bedrock,
+        'Anthropic(model={model!r}, aws_region="us-east-1", aws_access_key_id="fake", '
+        'aws_secret_access_key="fake", max_retries=0)',
+        "Anthropic",
+        setup=(
+            "import os\n\n"
+            "# Anthropic(aws_region=...) gives AnthropicBedrock no base_url; the SDK reads this.\n"
+            f'os.environ["{BEDROCK_BASE_ENV}"] = BASE\n'
+        ),
     ),
     "gemini": ModelSpec(
         "llama-index-llms-google-genai",

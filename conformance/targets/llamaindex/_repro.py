@@ -41,7 +41,7 @@ from {module} import {cls}
 
 {recorder}
 BASE = ORIGIN + "/api"
-
+{setup}
 
 def tool():
     return ""
@@ -81,4 +81,5 @@ def repro_script(row: RowRef, history: History) -> str:
         stored=repr(pretty),
         origin=_ORIGIN,
         model=spec.source.format(model=row.model),
+        setup=spec.setup,
     )
