@@ -730,25 +730,29 @@ BENCHMARKS = ("reference", "cells", "growth", "results", "golden", "large_media"
 def bench(session: nox.Session) -> None:
     """The benchmarks of docs/performance.md, one table each (slow: minutes). Posargs name some
     of them (`nox -s bench -- reference results`); the framework figure runs on each target's
-    venv that `nox -s "target(NAME)"` left in .nox/."""
+    venv that `nox -s "target(NAME)"` left in .nox/, and so does `share` (not run unless named:
+    it samples the gate with py-spy, which needs ptrace)."""
     _install(session, "conformance")  # what the main job runs with: no test-only tools
     session.install("pytest-xdist")
     chosen = session.posargs or [*BENCHMARKS, "framework"]
     for name in chosen:
-        if name == "framework":
+        if name in ("framework", "share"):  # per target venv; `share` samples with py-spy
+            if name == "share":
+                session.install("py-spy")
             for target in TARGETS:
                 python = Path(".nox") / f"target-{target}" / "bin" / "python"
                 if not python.exists():
-                    session.log(f"framework {target}: no venv at {python}; skipped")
+                    session.log(f"{name} {target}: no venv at {python}; skipped")
                     continue
-                session.log(f"== framework: {target}")
+                session.log(f"== {name}: {target}")
                 session.run(
-                    "python", "benchmarks/bench_framework.py", "--target", target,
+                    "python", f"benchmarks/bench_{name}.py", "--target", target,
                     "--python", str(python),
                 )  # fmt: skip
             continue
         if name not in BENCHMARKS:
-            session.error(f"no benchmark {name!r}; known: {', '.join(BENCHMARKS)}, framework")
+            known = ", ".join(BENCHMARKS)
+            session.error(f"no benchmark {name!r}; known: {known}, framework, share")
         session.log(f"== {name}")
         session.run("python", f"benchmarks/bench_{name}.py")
 

@@ -1,0 +1,62 @@
+"""`benchmarks/bench_share.py` sorts py-spy's samples by who spends them: the checks that make
+its figure (the framework's share of a gate) mean what it says."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import cast
+
+_BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(_BENCHMARKS))  # the script imports its neighbour `_bench`
+_SPEC = importlib.util.spec_from_file_location("bench_share", _BENCHMARKS / "bench_share.py")
+assert _SPEC is not None
+assert _SPEC.loader is not None
+_MODULE = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_MODULE)
+classify = cast("Callable[[str], str | None]", _MODULE.classify)
+
+MAIN = ";".join(
+    [
+        "<module> (pytest:8)",
+        "_run_module_as_main (<frozen runpy>:198)",
+        "pytest_runtest_call (_pytest/runner.py:174)",
+    ]
+)
+WORKER = "Thread.run (threading.py:982);_Worker._loop (conformance/judging/guard.py:89)"
+RENDER = f"{WORKER};PydanticAITarget.render (conformance/targets/pydantic_ai/__init__.py:310)"
+
+
+def test_the_frameworks_work_under_a_render_is_the_frameworks() -> None:
+    stack = f"{RENDER};Agent.run (pydantic_ai/agent.py:1);create_default_context (ssl.py:770)"
+    assert classify(stack) == "the framework: called by the target (its renders)"
+
+
+def test_the_targets_code_and_waiting_are_not() -> None:
+    assert classify(f"{RENDER};to_messages (conformance/targets/pydantic_ai/_messages.py:9)") == (
+        "the suite: the target's own code"
+    )
+    assert classify(WORKER) is None, "the render thread between renders waits"
+    assert classify(f"{MAIN};Condition.wait (threading.py:327)") is None
+
+
+def test_imports_are_the_framework_s_or_the_suite_s_by_the_module() -> None:
+    load = "_find_and_load (<frozen importlib._bootstrap>:1176)"
+    framework = f"{MAIN};{load};<module> (anthropic/types/__init__.py:3)"
+    assert classify(framework) == "the framework: importing it and its SDKs"
+    assert classify(f"{MAIN};{load};<module> (hypothesis/core.py:1)") == (
+        "the suite: hypothesis drawing and shrinking histories"
+    )
+    assert classify(f"{MAIN};{load};<module> (syrupy/__init__.py:1)") == (
+        "the suite: imports of its own stack"
+    )
+
+
+def test_pydantic_under_the_judging_is_the_suite_s() -> None:
+    stack = f"{MAIN};observe (conformance/judging/observe.py:500);validate (pydantic/main.py:1)"
+    assert classify(stack) == "the suite: judging, results, the plugin"
+    assert classify(f"{MAIN};draw (hypothesis/core.py:1)") == (
+        "the suite: hypothesis drawing and shrinking histories"
+    )
