@@ -196,9 +196,10 @@ def test_gemini_on_vertex_is_generate_content_on_the_vertex_path(
     responses = [p["functionResponse"] for p in payload["contents"][2]["parts"]]
     assert [r["name"] for r in responses] == ["get_image", "get_image"]
     assert all("id" not in r for r in responses)
-    assert responses[0]["parts"][0]["inlineData"]["data"] == base64.b64encode(
-        fixture_bytes("chart.png")
-    ).decode()
+    assert (
+        responses[0]["parts"][0]["inlineData"]["data"]
+        == base64.b64encode(fixture_bytes("chart.png")).decode()
+    )
     assert target.sdk_versions["@ai-sdk/google-vertex>@ai-sdk/google"][0].isdigit()
     first, body = _repro_request(target, tmp_path, "gemini-vertex/gemini-3/image/inline/result")
     assert first == (
