@@ -22,6 +22,7 @@ from conformance.scenarios.fixtures import fixture_bytes
 from conformance.targets import resolve_target
 from conformance.targets.ai_sdk import AISDKTarget, bridge_folder
 from conformance.targets.base import RowRef
+from conformance.targets.gcp_credentials import PROJECT, TOKEN
 from conformance.targets.kit import fixture_host
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,6 +136,108 @@ def test_the_aws_stand_ins_are_the_suites_fake_keys() -> None:
     assert f"accessKeyId: '{FAKE_KEYS['aws_access_key_id']}'" in source
     assert f"secretAccessKey: '{FAKE_KEYS['aws_secret_access_key']}'" in source
     assert source.count("...AWS })") == 2
+
+
+def _repro_request(target: AISDKTarget, tmp_path: Path, cell: str) -> tuple[str, object]:
+    """The reproducer of `cell` run with the release's node_modules: its request line and body."""
+    script = repro_script(MATRIX, cell, "ai-sdk")
+    (tmp_path / "repro.mjs").write_text(script, encoding="utf-8")
+    (tmp_path / "node_modules").symlink_to(Path(target.cwd or ".") / "node_modules")
+    run = subprocess.run(
+        [target.command[0], "repro.mjs"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    first, _, body = run.stdout.partition("\n")
+    return first, json.loads(body)
+
+
+def test_claude_on_vertex_is_the_messages_body_of_the_vertex_anthropic_provider(
+    target: AISDKTarget, tmp_path: Path
+) -> None:
+    """`anthropic-vertex` goes through `@ai-sdk/google-vertex/anthropic`: the Messages body with
+    Vertex's `anthropic_version` and no model, posted to the project's
+    `.../publishers/anthropic/models/{model}:rawPredict`; through `@ai-sdk/anthropic` it would be
+    the body with `model` and no version, posted to `/v1/messages`."""
+    row = ROWS["anthropic-vertex/claude-sonnet-5"]
+    assert target.supports(row) is None
+    payload = target.render(row, scenario("document", "inline", "result"))
+    assert payload["anthropic_version"] == "vertex-2023-10-16"
+    assert "model" not in payload
+    results = payload["messages"][2]["content"]
+    assert [(b["type"], b["tool_use_id"]) for b in results] == [
+        ("tool_result", "call_1"),
+        ("tool_result", "call_2"),
+    ]
+    assert results[0]["content"][0]["source"]["media_type"] == "application/pdf"
+    assert target.sdk_versions["@ai-sdk/google-vertex>@ai-sdk/anthropic"][0].isdigit()
+    cell = "anthropic-vertex/claude-sonnet-5/document/inline/result"
+    first, body = _repro_request(target, tmp_path, cell)
+    assert first == (
+        f"POST /v1/projects/{PROJECT}/locations/us-east5/publishers/anthropic/models/"
+        f"{row.model}:rawPredict"
+    )
+    assert body == payload
+
+
+def test_gemini_on_vertex_is_generate_content_on_the_vertex_path(
+    target: AISDKTarget, tmp_path: Path
+) -> None:
+    """`gemini-vertex` goes through `@ai-sdk/google-vertex`'s `createGoogleVertex` (`createVertex`
+    in 6): generateContent posted to `/v1beta1/projects/{p}/locations/{l}/publishers/google/
+    models/{model}:generateContent`, its functionResponse without the call id the Developer API's
+    provider adds; through `@ai-sdk/google` it would go to `/v1beta/models/{model}`."""
+    row = ROWS["gemini-vertex/gemini-3"]
+    assert target.supports(row) is None
+    payload = target.render(row, scenario("image", "inline", "result"))
+    responses = [p["functionResponse"] for p in payload["contents"][2]["parts"]]
+    assert [r["name"] for r in responses] == ["get_image", "get_image"]
+    assert all("id" not in r for r in responses)
+    assert (
+        responses[0]["parts"][0]["inlineData"]["data"]
+        == base64.b64encode(fixture_bytes("chart.png")).decode()
+    )
+    assert target.sdk_versions["@ai-sdk/google-vertex>@ai-sdk/google"][0].isdigit()
+    first, body = _repro_request(target, tmp_path, "gemini-vertex/gemini-3/image/inline/result")
+    assert first == (
+        f"POST /v1beta1/projects/{PROJECT}/locations/us-central1/publishers/google/models/"
+        f"{row.model}:generateContent"
+    )
+    assert body == payload
+
+
+def test_the_vertex_gemini_provider_downloads_tool_result_urls_itself(
+    target: AISDKTarget,
+) -> None:
+    """`@ai-sdk/google-vertex`'s Gemini model downloads a tool result's http(s) files itself
+    (`downloadToolResultFiles`), past `experimental_download` and behind a guard that refuses
+    127.0.0.1: the bridge names the fixture host with a reserved name its fetch resolves, so the
+    fixture host sees the fetches, the bytes are sent, and no name of the bridge's is."""
+    history = scenario("document", "url", "result")
+    with fixture_host().watch() as fetches:
+        payload = target.render(ROWS["gemini-vertex/gemini-3"], history)
+    assert {f.path.split("?")[0] for f in fetches if f.status == 200} == {
+        "/conformance/report.pdf",
+        "/conformance/report-2.pdf",
+    }
+    parts = payload["contents"][2]["parts"][0]["functionResponse"]["parts"]
+    assert base64.b64decode(parts[0]["inlineData"]["data"]) == fixture_bytes("report.pdf")
+    assert "conformance.test" not in json.dumps(payload)
+
+
+def test_the_google_cloud_stand_ins_are_the_suites() -> None:
+    """Both Vertex providers authenticate with google-auth-library's `authClient` holding the
+    suite's stand-in token for its project (`gcp_credentials`), never a key or a real token."""
+    source = (bridge_folder() / "bridge.mjs").read_text(encoding="utf-8")
+    assert f"project: '{PROJECT}'" in source
+    assert f"token: '{TOKEN}'" in source
+    assert "authClient.setCredentials({ access_token: GCP.token })" in source
+    assert source.count("googleAuthOptions: vertexAuth(auth)") == 2
+    for snapshot in (ROOT / "snapshots" / "ai-sdk").glob("*-vertex/*.json"):
+        assert TOKEN not in snapshot.read_text(encoding="utf-8")
 
 
 def test_url_media_the_sdk_downloads_is_fetched_from_the_fixture_host(

@@ -35,6 +35,15 @@ export const AWS = {
   accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
   secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
 };
+/** The stand-in Google Cloud project and access token, the suite's own
+ * (`conformance.targets.gcp_credentials.PROJECT` and `TOKEN`), and the regions docs/matrix.md
+ * records Claude and Gemini in. */
+export const GCP = {
+  project: 'conformance-project',
+  token: 'conformance-not-a-token',
+  claudeRegion: 'us-east5',
+  geminiRegion: 'us-central1',
+};
 
 const PACKAGES = [
   'ai',
@@ -44,6 +53,8 @@ const PACKAGES = [
   '@ai-sdk/anthropic',
   '@ai-sdk/google',
   '@ai-sdk/amazon-bedrock',
+  '@ai-sdk/google-vertex',
+  'google-auth-library',
   '@ai-sdk/mistral',
   '@ai-sdk/groq',
   '@ai-sdk/xai',
@@ -52,8 +63,14 @@ const PACKAGES = [
 
 /** Packages a provider package pins for itself: `@ai-sdk/amazon-bedrock/anthropic` builds the
  * Messages body with the `@ai-sdk/anthropic` that `@ai-sdk/amazon-bedrock` depends on exactly,
- * installed under it where it differs from the release's own (`name>dependency` in the versions). */
-const NESTED = [['@ai-sdk/amazon-bedrock', '@ai-sdk/anthropic']];
+ * installed under it where it differs from the release's own (`name>dependency` in the versions);
+ * `@ai-sdk/google-vertex` builds Claude's body with its own `@ai-sdk/anthropic` and Gemini's with
+ * its own `@ai-sdk/google` the same way. */
+const NESTED = [
+  ['@ai-sdk/amazon-bedrock', '@ai-sdk/anthropic'],
+  ['@ai-sdk/google-vertex', '@ai-sdk/anthropic'],
+  ['@ai-sdk/google-vertex', '@ai-sdk/google'],
+];
 
 function versionAt(folder, path) {
   try {
@@ -159,11 +176,98 @@ export const PROVIDERS = {
     '@ai-sdk/amazon-bedrock/anthropic',
     (p, base, m) => (p.createAmazonBedrockAnthropic ?? p.createBedrockAnthropic)({ baseURL: base, ...AWS })(m),
   ],
+  // Claude's Messages body on Vertex AI (`.../publishers/anthropic/models/{model}:rawPredict`):
+  // `@ai-sdk/google-vertex/anthropic` (`createGoogleVertexAnthropic` in 7, which keeps
+  // `createVertexAnthropic` as a deprecated alias; `createVertexAnthropic` in 6). `baseURL` is the
+  // models prefix the provider builds from `project` and `location`; the credential is `vertexAuth`.
+  'anthropic-vertex': [
+    '@ai-sdk/google-vertex/anthropic',
+    (p, base, m, auth) =>
+      (p.createGoogleVertexAnthropic ?? p.createVertexAnthropic)({
+        project: GCP.project,
+        location: GCP.claudeRegion,
+        baseURL: `${base}/v1/projects/${GCP.project}/locations/${GCP.claudeRegion}/publishers/anthropic/models`,
+        googleAuthOptions: vertexAuth(auth),
+      })(m),
+  ],
+  // Gemini's generateContent on Vertex AI (`/v1beta1/projects/{p}/locations/{l}/publishers/google
+  // /models/{model}:generateContent`): `@ai-sdk/google-vertex` (`createGoogleVertex` in 7, which
+  // keeps `createVertex` as a deprecated alias; `createVertex` in 6), with Google Cloud
+  // credentials, not an express-mode API key.
+  'gemini-vertex': [
+    '@ai-sdk/google-vertex',
+    (p, base, m, auth) =>
+      (p.createGoogleVertex ?? p.createVertex)({
+        project: GCP.project,
+        location: GCP.geminiRegion,
+        baseURL: `${base}/v1beta1/projects/${GCP.project}/locations/${GCP.geminiRegion}/publishers/google`,
+        googleAuthOptions: vertexAuth(auth),
+      })(m),
+  ],
   mistral: ['@ai-sdk/mistral', (p, base, m) => p.createMistral({ baseURL: `${base}/v1`, apiKey: KEY })(m)],
   groq: ['@ai-sdk/groq', (p, base, m) => p.createGroq({ baseURL: `${base}/openai/v1`, apiKey: KEY })(m)],
   xai: ['@ai-sdk/xai', (p, base, m) => p.createXai({ baseURL: `${base}/v1`, apiKey: KEY }).chat(m)],
   cohere: ['@ai-sdk/cohere', (p, base, m) => p.createCohere({ baseURL: `${base}/v2`, apiKey: KEY })(m)],
 };
+
+/** `googleAuthOptions` for the Vertex providers, which authenticate through google-auth-library
+ * (`createAuthTokenGenerator`: `new GoogleAuth(options).getClient()`, then `getAccessToken()`):
+ * its documented `authClient`, an `OAuth2Client` holding the stand-in access token and no refresh
+ * token, so it hands out `GCP.token` and never exchanges anything. A service-account key cannot be
+ * kept local here (google-auth-library's JWT grant posts to its fixed `GOOGLE_TOKEN_URL`), and
+ * without credentials `GoogleAuth` would look for Application Default Credentials, the metadata
+ * server among them. `auth` is the release's google-auth-library. */
+export function vertexAuth(auth) {
+  const authClient = new auth.OAuth2Client();
+  authClient.setCredentials({ access_token: GCP.token });
+  return { authClient, projectId: GCP.project };
+}
+
+/** The name the fixture host goes by in the tool results a provider downloads by itself
+ * (`sdk.downloadsToolFiles`: `@ai-sdk/google-vertex`'s Gemini model, whose
+ * `downloadToolResultFiles` fetches every http(s) file of a tool result with provider-utils'
+ * `downloadBlob`, a path `experimental_download` does not reach). That download refuses literal
+ * private addresses and local names (`validateDownloadUrl`), and the suite's fixture host is on
+ * 127.0.0.1; so there the fixture host is named with a reserved `.test` name (RFC 6761), which
+ * the bridge process's fetch resolves to 127.0.0.1 (`resolvingFetch`, as a hosts entry would):
+ * a user's public URL is downloaded the same way. The payload names it 127.0.0.1 again
+ * (`payloadOf`). */
+export const FIXTURE_NAME = 'fixtures.conformance.test';
+
+/** A fetch that sends `FIXTURE_NAME` to 127.0.0.1 and everything else to `given` unchanged:
+ * the process's global fetch, since 6's download takes no fetch option (provider-utils 4 uses the
+ * global fetch once an app has replaced it, its own DNS-checking fetch otherwise). */
+export function resolvingFetch(given) {
+  return (url, init) =>
+    given(
+      typeof url === 'string' || url instanceof URL
+        ? String(url).replace(`//${FIXTURE_NAME}:`, '//127.0.0.1:')
+        : url,
+      init,
+    );
+}
+
+/** The messages with the fixture host named `FIXTURE_NAME` in tool-result files given by URL:
+ * 7's `{type: 'file', data: {type: 'url', url}}`, 6's `image-url` and `file-url` (a URL object
+ * stays one, a URL string stays a string). */
+export function namedFixtures(messages) {
+  const rename = (given) => {
+    const url = new URL(given);
+    if (url.hostname !== '127.0.0.1') return given;
+    url.hostname = FIXTURE_NAME;
+    return typeof given === 'string' ? url.href : url;
+  };
+  const named = (item) => {
+    if (item?.type === 'image-url' || item?.type === 'file-url') return { ...item, url: rename(item.url) };
+    if (item?.type !== 'file' || item.data?.type !== 'url') return item;
+    return { ...item, data: { ...item.data, url: rename(item.data.url) } };
+  };
+  const output = (part) =>
+    part.type === 'tool-result' && part.output?.type === 'content'
+      ? { ...part, output: { ...part.output, value: part.output.value.map(named) } }
+      : part;
+  return messages.map((m) => (m.role === 'tool' ? { ...m, content: m.content.map(output) } : m));
+}
 
 /** The npm package a provider's import specifier is in (`@ai-sdk/amazon-bedrock/anthropic` is in
  * `@ai-sdk/amazon-bedrock`). */
@@ -339,7 +443,8 @@ export function rawBlobs(value) {
 }
 
 export function payloadOf(api, exchange) {
-  const body = JSON.parse(exchange.body.toString('utf8'));
+  const text = exchange.body.toString('utf8').split(`//${FIXTURE_NAME}:`).join('//127.0.0.1:');
+  const body = JSON.parse(text);
   if (api !== 'bedrock-converse') return body;
   const found = /^\/model\/([^/]+)\/converse(?:-stream)?(?:\?.*)?$/.exec(exchange.path);
   const params = found ? { modelId: decodeURIComponent(found[1]), ...body } : body;
@@ -377,12 +482,14 @@ export async function send(sdk, base, row, { messages, tools, instructions }) {
   captured.set(channel, []);
   if (!served(sdk).includes(row.api)) throw new Error(`this release serves no ${row.api} rows`);
   const [name, create] = PROVIDERS[row.api];
-  const make = (model) => create(sdk.packages[name], `${base}/c${channel}`, model);
+  const make = (model) =>
+    create(sdk.packages[name], `${base}/c${channel}`, model, sdk.packages['google-auth-library']);
+  const sent = sdk.downloadsToolFiles.includes(row.api) ? namedFixtures(messages) : messages;
   let raised;
   try {
     await sdk.ai.generateText({
       model: make(row.model),
-      ...promptOptions(sdk, messages, instructions),
+      ...promptOptions(sdk, sent, instructions),
       tools,
       maxRetries: 0,
       experimental_download: downloadOf(sdk),
@@ -420,6 +527,7 @@ export async function render(sdk, base, request) {
 export async function run(sdk) {
   // stdout is the protocol's: whatever the SDK or a provider package logs goes to stderr.
   for (const name of ['log', 'info', 'debug']) console[name] = (...args) => console.error(...args);
+  globalThis.fetch = resolvingFetch(globalThis.fetch);
   const base = await startRecorder();
   const unsupported = sdk.unsupported;
   write({

@@ -7,23 +7,28 @@
 
 import {
   AWS,
+  GCP,
   KEY,
   PROVIDERS,
+  FIXTURE_NAME,
   downloadOf,
   isText,
   messageOf,
   messagesOf,
   mockModel,
+  namedFixtures,
   normalized,
   packageOf,
   payloadOf,
   promptOptions,
   rawBlobs,
+  resolvingFetch,
   runTurn,
   standardBase64,
   toolOutput,
   toolsOf,
   userPart,
+  vertexAuth,
 } from './bridge.mjs';
 
 const COPIED = [
@@ -41,7 +46,14 @@ const COPIED = [
   rawBlobs,
   payloadOf,
   downloadOf,
+  vertexAuth,
+  resolvingFetch,
+  namedFixtures,
 ];
+
+/** The Vertex providers authenticate through google-auth-library (`vertexAuth`). */
+const AUTH = 'google-auth-library';
+const VERTEX = ['anthropic-vertex', 'gemini-vertex'];
 
 const STAND_IN = 'http://conformance.media';
 
@@ -65,7 +77,9 @@ export function repro(sdk, request) {
   }
   const [name, create] = PROVIDERS[row.api];
   const { text, served } = standIns(request.history, request.media);
-  const versions = [packageOf(name), '@ai-sdk/provider', 'ai'].map((n) => `${n}@${sdk.versions[n]}`);
+  const vertex = VERTEX.includes(row.api);
+  const needed = [packageOf(name), ...(vertex ? [AUTH] : []), '@ai-sdk/provider', 'ai'];
+  const versions = needed.map((n) => `${n}@${sdk.versions[n]}`);
   return `// AI SDK ${sdk.version}, ${row.api} request for ${row.id}: what generateText sends for this
 // history (${op === 'render_stored' ? 'after storing the messages as JSON' : 'as the tool loop left the messages'}).
 //
@@ -80,9 +94,12 @@ import { Buffer } from 'node:buffer';
 import * as ai from 'ai';
 import { ${sdk.mockModelName} } from 'ai/test';
 import * as provider from '${name}';
-
+${vertex ? `import * as auth from '${AUTH}';\n` : ''}
 const KEY = ${JSON.stringify(KEY)};
 const AWS = ${JSON.stringify(AWS)};
+const GCP = ${JSON.stringify(GCP)};
+const FIXTURE_NAME = ${JSON.stringify(FIXTURE_NAME)};
+const NAMED = ${sdk.downloadsToolFiles.includes(row.api)};
 const API = ${JSON.stringify(row.api)};
 const MODEL = ${JSON.stringify(row.model)};
 const STORED = ${op === 'render_stored'};
@@ -121,14 +138,16 @@ const server = http.createServer((request, response) => {
     response.end(JSON.stringify({ error: { message: 'recorded, not answered', type: 'invalid_request' } }));
   });
 });
+if (NAMED) globalThis.fetch = resolvingFetch(globalThis.fetch);
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const origin = \`http://127.0.0.1:\${server.address().port}\`;
 const history = JSON.parse(HISTORY.split(${JSON.stringify(STAND_IN)}).join(origin));
 const { messages, tools, instructions } = await messagesOf(sdk, history);
-const given = STORED ? JSON.parse(JSON.stringify(messages)) : messages;
+const stored = STORED ? JSON.parse(JSON.stringify(messages)) : messages;
+const given = NAMED ? namedFixtures(stored) : stored;
 try {
   await ai.generateText({
-    model: create(provider, origin, MODEL),
+    model: create(provider, origin, MODEL${vertex ? ', auth' : ''}),
     ...promptOptions(sdk, given, instructions),
     tools,
     maxRetries: 0,

@@ -8,6 +8,9 @@ import * as anthropic from '@ai-sdk/anthropic';
 import * as google from '@ai-sdk/google';
 import * as bedrock from '@ai-sdk/amazon-bedrock';
 import * as bedrockAnthropic from '@ai-sdk/amazon-bedrock/anthropic';
+import * as vertex from '@ai-sdk/google-vertex';
+import * as vertexAnthropic from '@ai-sdk/google-vertex/anthropic';
+import * as googleAuth from 'google-auth-library';
 import * as mistral from '@ai-sdk/mistral';
 import * as groq from '@ai-sdk/groq';
 import * as xai from '@ai-sdk/xai';
@@ -41,6 +44,9 @@ const sdk = {
     '@ai-sdk/google': google,
     '@ai-sdk/amazon-bedrock': bedrock,
     '@ai-sdk/amazon-bedrock/anthropic': bedrockAnthropic,
+    '@ai-sdk/google-vertex': vertex,
+    '@ai-sdk/google-vertex/anthropic': vertexAnthropic,
+    'google-auth-library': googleAuth,
     '@ai-sdk/mistral': mistral,
     '@ai-sdk/groq': groq,
     '@ai-sdk/xai': xai,
@@ -54,6 +60,9 @@ const sdk = {
   imagePartSource: imagePart.toString(),
   mockModel: (calls) => mockModel(MockLanguageModelV3, calls),
   mockModelName: 'MockLanguageModelV3',
+  // Providers that download tool-result files by URL themselves (bridge.mjs `FIXTURE_NAME`):
+  // `@ai-sdk/google-vertex` 4's Gemini model (`downloadToolResultFiles` of its `@ai-sdk/google`).
+  downloadsToolFiles: ['gemini-vertex'],
   unsupported: {},
   ...versionsOf(new URL('./', import.meta.url)),
 };
