@@ -257,15 +257,7 @@ def test_payload_is_the_body_the_integration_sent() -> None:
 VERTEX_ROWS = ("anthropic-vertex/claude-sonnet-5", "gemini-vertex/gemini-3")
 
 
-@pytest.fixture
-def no_built_llms(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No LLM built by an earlier test on this thread is reused (they are kept per api)."""
-    from conformance.targets import llamaindex
-
-    monkeypatch.setattr(llamaindex._MODELS, "built", {})  # pyright: ignore[reportPrivateUsage]
-
-
-@pytest.mark.usefixtures("no_built_llms")
+@pytest.mark.usefixtures("fresh_models")
 @pytest.mark.parametrize("row_id", VERTEX_ROWS)
 def test_vertex_rows_reach_the_vertex_path_of_their_model(
     row_id: str, monkeypatch: pytest.MonkeyPatch
@@ -285,7 +277,7 @@ def test_vertex_rows_reach_the_vertex_path_of_their_model(
     assert "ANTHROPIC_VERTEX_BASE_URL" not in os.environ
 
 
-@pytest.mark.usefixtures("no_built_llms")
+@pytest.mark.usefixtures("fresh_models")
 @pytest.mark.parametrize(
     ("row_id", "plain"), [(VERTEX_ROWS[0], "anthropic"), (VERTEX_ROWS[1], "gemini")]
 )
@@ -305,7 +297,7 @@ def test_the_vertex_checks_fail_on_the_plain_client(
         vertex_checks.reaches_vertex(LlamaIndexTarget(), row, monkeypatch)
 
 
-@pytest.mark.usefixtures("no_built_llms")
+@pytest.mark.usefixtures("fresh_models")
 def test_claude_on_vertex_is_the_anthropic_body_less_the_model() -> None:
     """The integration maps the messages as for the Anthropic api (`messages_to_anthropic_
     messages`, no `is_error` on a failed call); `AnthropicVertex` moves the model to the URL and
@@ -322,7 +314,7 @@ def test_claude_on_vertex_is_the_anthropic_body_less_the_model() -> None:
     assert "is_error" not in result
 
 
-@pytest.mark.usefixtures("no_built_llms")
+@pytest.mark.usefixtures("fresh_models")
 def test_gemini_on_vertex_throws_a_document_away_as_the_developer_api_does() -> None:
     """`chat_message_to_gemini` is the same for both clients: a tool message's document is
     converted and then left out of the function response (docs/llamaindex.md)."""

@@ -9,8 +9,9 @@ How a cell is rendered, the way a LlamaIndex user gets there:
    `VideoBlock`), with `additional_kwargs={"tool_call_id": ...}`, as the agent writes it.
 2. The row's LLM from its integration (`OpenAI`, `OpenAIResponses`, `Anthropic`, `GoogleGenAI`,
    `BedrockConverse`, `MistralAI`, `Cohere`, `Groq`; `_models.py`; for Claude through Bedrock
-   InvokeModel, `Anthropic` with `aws_region`) is built with a fake key and its base URL on the
-   loopback recorder, and `llm.chat_with_tools(tools, chat_history=...)`
+   InvokeModel, `Anthropic` with `aws_region`; for Vertex AI, `Anthropic` with `project_id` and
+   `region`, `GoogleGenAI` with `vertexai_config`) is built with a fake key and its base URL on
+   the loopback recorder, and `llm.chat_with_tools(tools, chat_history=...)`
    sends the request with one `FunctionTool` per tool of the history: the call a
    `FunctionAgent` makes for its next step. The recorder answers 400, so exactly one request is
    made and nothing leaves the machine.
