@@ -254,6 +254,85 @@ def test_payload_is_the_body_the_integration_sent() -> None:
     assert result["content"][0]["source"]["type"] == "base64"
 
 
+VERTEX_ROWS = ("anthropic-vertex/claude-sonnet-5", "gemini-vertex/gemini-3")
+
+
+@pytest.mark.usefixtures("fresh_models")
+@pytest.mark.parametrize("row_id", VERTEX_ROWS)
+def test_vertex_rows_reach_the_vertex_path_of_their_model(
+    row_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Anthropic(project_id=..., region=...)` (anthropic's `AnthropicVertex`) and
+    `GoogleGenAI(vertexai_config=...)` reach the model's Vertex path with the stand-in token
+    (Claude's from the local token server), Claude's body without `model` and with its
+    `anthropic_version`; what the target put in the environment is gone after."""
+    import os
+
+    import vertex_checks
+
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    monkeypatch.delenv("ANTHROPIC_VERTEX_BASE_URL", raising=False)
+    vertex_checks.reaches_vertex(LlamaIndexTarget(), ROWS[row_id], monkeypatch)
+    assert "GOOGLE_APPLICATION_CREDENTIALS" not in os.environ
+    assert "ANTHROPIC_VERTEX_BASE_URL" not in os.environ
+
+
+@pytest.mark.usefixtures("fresh_models")
+@pytest.mark.parametrize(
+    ("row_id", "plain"), [(VERTEX_ROWS[0], "anthropic"), (VERTEX_ROWS[1], "gemini")]
+)
+def test_the_vertex_checks_fail_on_the_plain_client(
+    row_id: str, plain: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant target that builds the row's LLM as the provider's own api does (`Anthropic`
+    with `base_url`, `GoogleGenAI` with an API key) fails the checks the target passes."""
+    from dataclasses import replace
+
+    import vertex_checks
+    from conformance.targets.llamaindex._models import MODELS
+
+    row = ROWS[row_id]
+    monkeypatch.setitem(MODELS, row.api, replace(MODELS[row.api], build=MODELS[plain].build))
+    with pytest.raises(AssertionError):
+        vertex_checks.reaches_vertex(LlamaIndexTarget(), row, monkeypatch)
+
+
+@pytest.mark.usefixtures("fresh_models")
+def test_claude_on_vertex_is_the_anthropic_body_less_the_model() -> None:
+    """The integration maps the messages as for the Anthropic api (`messages_to_anthropic_
+    messages`, no `is_error` on a failed call); `AnthropicVertex` moves the model to the URL and
+    adds `anthropic_version` (anthropic's `lib/vertex/_client.py`, `_prepare_options`)."""
+    target, history = LlamaIndexTarget(), scenario("text", "inline", "error")
+    row = ROWS["anthropic-vertex/claude-sonnet-5"]
+    vertex = target.render(row, history)
+    anthropic = target.render(ROWS["anthropic/claude-sonnet-5"], history)
+    assert vertex.pop("anthropic_version") == "vertex-2023-10-16"
+    assert anthropic.pop("model") == row.model
+    assert vertex == anthropic
+    result, _second = vertex["messages"][2]["content"]  # two parallel calls
+    assert result["content"] == [{"type": "text", "text": ERROR_FIXTURE}]
+    assert "is_error" not in result
+
+
+@pytest.mark.usefixtures("fresh_models")
+def test_gemini_on_vertex_throws_a_document_away_as_the_developer_api_does() -> None:
+    """`chat_message_to_gemini` is the same for both clients: a tool message's document is
+    converted and then left out of the function response (docs/llamaindex.md)."""
+    target, history = LlamaIndexTarget(), scenario("document", "inline", "result")
+    vertex = target.render(ROWS["gemini-vertex/gemini-3"], history)
+    assert vertex["contents"] == target.render(ROWS["gemini/gemini-3"], history)["contents"]
+    response = vertex["contents"][2]["parts"][0]["functionResponse"]
+    assert response["response"] == {"result": None}
+    assert "parts" not in response
+
+
+@pytest.mark.parametrize("row_id", VERTEX_ROWS)
+def test_the_vertex_repro_prints_the_payload(row_id: str, tmp_path: Path) -> None:
+    import vertex_checks
+
+    vertex_checks.repro_prints_the_payload(LlamaIndexTarget(), ROWS[row_id], tmp_path)
+
+
 def test_openai_chat_keeps_only_the_text_of_a_tool_message() -> None:
     """`to_openai_message_dict` sends a tool message's text blocks only: the image is gone."""
     payload = LlamaIndexTarget().render(

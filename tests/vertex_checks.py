@@ -1,5 +1,6 @@
 """Checks shared by the tests of the targets that reach the Vertex AI rows through LiteLLM's
-`vertex_ai/` routes (google-adk-litellm, openai-agents-litellm, strands-litellm): the request
+`vertex_ai/` routes (google-adk-litellm, openai-agents-litellm, strands-litellm) or through
+their framework's own Vertex clients (llamaindex): the request
 reaches the model's Vertex path with the stand-in token and nothing else reaches the recorder,
 and the reproducer prints the same body."""
 
@@ -25,11 +26,12 @@ VERTEX_PATHS = {
         r"claude-sonnet-5-5:(stream)?[rR]awPredict"
     ),
     "gemini-vertex/gemini-3": (
-        r"/v1/projects/conformance-project/locations/us-central1/publishers/google/models/"
-        r"gemini-3\.8-flash:(streamGenerateContent|generateContent)"
+        r"/v1(beta1)?/projects/conformance-project/locations/us-central1/publishers/google/"
+        r"models/gemini-3\.8-flash:(streamGenerateContent|generateContent)"
     ),
 }
-"""The path of each Vertex row's model request (the double's routes; LiteLLM's `/v1` for both)."""
+"""The path of each Vertex row's model request (the double's routes; LiteLLM's `/v1` for both,
+google-genai's `/v1beta1` for Gemini)."""
 
 
 def reaches_vertex(target: Any, row: RowRef, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:

@@ -9,8 +9,9 @@ How a cell is rendered, the way a LlamaIndex user gets there:
    `VideoBlock`), with `additional_kwargs={"tool_call_id": ...}`, as the agent writes it.
 2. The row's LLM from its integration (`OpenAI`, `OpenAIResponses`, `Anthropic`, `GoogleGenAI`,
    `BedrockConverse`, `MistralAI`, `Cohere`, `Groq`; `_models.py`; for Claude through Bedrock
-   InvokeModel, `Anthropic` with `aws_region`) is built with a fake key and its base URL on the
-   loopback recorder, and `llm.chat_with_tools(tools, chat_history=...)`
+   InvokeModel, `Anthropic` with `aws_region`; for Vertex AI, `Anthropic` with `project_id` and
+   `region`, `GoogleGenAI` with `vertexai_config`) is built with a fake key and its base URL on
+   the loopback recorder, and `llm.chat_with_tools(tools, chat_history=...)`
    sends the request with one `FunctionTool` per tool of the history: the call a
    `FunctionAgent` makes for its next step. The recorder answers 400, so exactly one request is
    made and nothing leaves the machine.
@@ -37,14 +38,19 @@ from typing import Any
 
 from conformance.history import History
 from conformance.targets.base import Payload, RowRef
-from conformance.targets.kit import body_or_raise, thread_token
+from conformance.targets.kit import body_or_raise, environment, thread_token
 from conformance.targets.llamaindex._messages import (
     dump_messages,
     load_messages,
     to_messages,
     tool_names,
 )
-from conformance.targets.llamaindex._models import MODELS, ModelSpec, import_error
+from conformance.targets.llamaindex._models import (
+    MODELS,
+    VERTEX_ENVIRONMENT,
+    ModelSpec,
+    import_error,
+)
 
 __all__ = [
     "DISTRIBUTION",
@@ -175,7 +181,8 @@ class LlamaIndexTarget:
         token = thread_token()
 
         def send(base: str) -> None:
-            _model(spec, row, base).chat_with_tools(tools, chat_history=list(messages))
+            with _vertex_environment(row.api):
+                _model(spec, row, base).chat_with_tools(tools, chat_history=list(messages))
 
         with warnings.catch_warnings(), _loopback_only():
             warnings.simplefilter("ignore")  # the suite runs with warnings as errors
@@ -220,6 +227,23 @@ def _model(spec: ModelSpec, row: RowRef, base: str) -> Any:
     if found is None:
         found = _MODELS.built[key] = spec.build(row, base)
     return found
+
+
+@contextmanager
+def _vertex_environment(api: str) -> Generator[None]:
+    """What a request of the api needs from the environment, held for the request: for
+    `anthropic-vertex`, Application Default Credentials (`GOOGLE_APPLICATION_CREDENTIALS`),
+    which anthropic's `AnthropicVertex._ensure_access_token` loads through google-auth
+    (`load_auth`) on the client's first request, as `Anthropic(project_id=..., region=...)`
+    gives it no credentials: a service account key whose token exchange stays on 127.0.0.1
+    (`conformance.targets.gcp_credentials`). Nothing for any other api."""
+    if api != "anthropic-vertex":
+        yield
+        return
+    from conformance.targets.gcp_credentials import credentials_file
+
+    with VERTEX_ENVIRONMENT, environment({"GOOGLE_APPLICATION_CREDENTIALS": credentials_file()}):
+        yield
 
 
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}

@@ -112,6 +112,67 @@ def _gemini(row: RowRef, base: str) -> Any:
     )
 
 
+VERTEX_BASE_ENV = "ANTHROPIC_VERTEX_BASE_URL"
+"""Where anthropic's `AnthropicVertex` reads its base URL when none is given
+(`anthropic/lib/vertex/_client.py`, `AnthropicVertex.__init__`)."""
+
+VERTEX_REGIONS = {"anthropic-vertex": "us-east5", "gemini-vertex": "us-central1"}
+"""The Vertex AI location each Vertex row names (the recorder answers any)."""
+
+VERTEX_ENVIRONMENT = threading.RLock()
+"""Held while the environment carries what anthropic's `AnthropicVertex` reads from it for one
+rendering thread (each thread has its own recorder channel): its base URL while it is built,
+the credentials while a request is made (`llamaindex._vertex_environment`)."""
+
+
+def _anthropic_vertex(row: RowRef, base: str) -> Any:
+    """Claude on Vertex AI as LlamaIndex documents it: llama-index-llms-anthropic's `Anthropic`
+    given `project_id` and `region`, which builds anthropic's `AnthropicVertex` (the model in
+    the URL, `:rawPredict`; `anthropic_version` `vertex-2023-10-16` in the body, no `model`).
+    That branch of `Anthropic.__init__` passes the client no `base_url` and no credentials, so
+    the base is where the SDK reads it when none is given, `ANTHROPIC_VERTEX_BASE_URL`, set
+    only while the client is built; the token comes from Application Default Credentials when
+    the first request is made (`llamaindex._vertex_environment`)."""
+    from conformance.targets.gcp_credentials import PROJECT
+
+    Anthropic = _class("llama_index.llms.anthropic", "Anthropic")
+
+    with VERTEX_ENVIRONMENT, environment({VERTEX_BASE_ENV: base + "/v1"}):
+        return Anthropic(
+            model=row.model,
+            project_id=PROJECT,
+            region=VERTEX_REGIONS["anthropic-vertex"],
+            max_retries=0,
+        )
+
+
+def _gemini_vertex(row: RowRef, base: str) -> Any:
+    """Gemini on Vertex AI: `GoogleGenAI` given a `vertexai_config` (its `VertexAIConfig`:
+    project, location, credentials), which builds google-genai's Vertex client
+    (`vertexai=True`, `/v1beta1/projects/{p}/locations/{l}/publishers/google/models/{m}`);
+    `http_options.base_url` is passed through to it. The credentials are an OAuth token, which
+    google-genai sends as given (nothing to refresh, nothing reaches Google)."""
+    from google.genai import types
+    from google.oauth2.credentials import Credentials
+
+    from conformance.targets.gcp_credentials import PROJECT, TOKEN
+
+    GoogleGenAI = _class("llama_index.llms.google_genai", "GoogleGenAI")
+
+    return GoogleGenAI(
+        model=row.model,
+        vertexai_config={
+            "project": PROJECT,
+            "location": VERTEX_REGIONS["gemini-vertex"],
+            "credentials": Credentials(token=TOKEN),  # pyright: ignore[reportCallIssue]
+        },
+        http_options=types.HttpOptions(base_url=base),
+        max_tokens=1024,
+        context_window=1_000_000,
+        max_retries=0,
+    )
+
+
 def _bedrock(row: RowRef, base: str) -> Any:
     BedrockConverse = _class("llama_index.llms.bedrock_converse", "BedrockConverse")
 
@@ -154,6 +215,27 @@ def _groq(row: RowRef, base: str) -> Any:
     Groq = _class("llama_index.llms.groq", "Groq")
 
     return Groq(model=row.model, api_key=API_KEY, api_base=base + "/v1", max_retries=0)
+
+
+def _anthropic_vertex_setup() -> str:
+    """The reproducer's lines for Claude on Vertex AI: a service account key and token server
+    of its own (`gcp_credentials.repro_credentials`), the key in a file for Application Default
+    Credentials, and the base URL where `AnthropicVertex` reads it."""
+    from conformance.targets.gcp_credentials import repro_credentials
+
+    return (
+        "import os  # noqa: E402\n"
+        "import tempfile  # noqa: E402\n\n"
+        + repro_credentials("KEY_JSON")
+        + "# Application Default Credentials: the key in a file, as `gcloud` users point ADC at\n"
+        "# one. Anthropic(project_id=..., region=...) gives AnthropicVertex no base_url and no\n"
+        "# credentials; the SDK reads both from the environment.\n"
+        'handle, path = tempfile.mkstemp(suffix=".json")\n'
+        'with os.fdopen(handle, "w") as file:\n'
+        "    file.write(KEY_JSON)\n"
+        'os.environ["GOOGLE_APPLICATION_CREDENTIALS"] = path\n'
+        f'os.environ["{VERTEX_BASE_ENV}"] = BASE + "/v1"\n'
+    )
 
 
 MODELS: dict[str, ModelSpec] = {
@@ -203,6 +285,32 @@ MODELS: dict[str, ModelSpec] = {
         'GoogleGenAI(model={model!r}, api_key="fake", http_options={{"base_url": BASE}}, '
         "max_tokens=1024, context_window=1000000, max_retries=0)",
         "GoogleGenAI",
+    ),
+    "gemini-vertex": ModelSpec(
+        "llama-index-llms-google-genai",
+        "llama_index.llms.google_genai",
+        "google-genai",
+        _gemini_vertex,
+        'GoogleGenAI(model={model!r}, vertexai_config={{"project": PROJECT, "location": '
+        '"us-central1", "credentials": Credentials(token="fake")}}, '
+        'http_options={{"base_url": BASE}}, max_tokens=1024, context_window=1000000, '
+        "max_retries=0)",
+        "GoogleGenAI",
+        setup=(
+            "from google.oauth2.credentials import Credentials\n\n"
+            "# The token is sent as given: google-genai never exchanges or refreshes it.\n"
+            'PROJECT = "conformance-project"\n'
+        ),
+    ),
+    "anthropic-vertex": ModelSpec(
+        "llama-index-llms-anthropic",
+        "llama_index.llms.anthropic",
+        "anthropic",
+        _anthropic_vertex,
+        'Anthropic(model={model!r}, project_id="conformance-project", region="us-east5", '
+        "max_retries=0)",
+        "Anthropic",
+        setup=_anthropic_vertex_setup(),
     ),
     "bedrock-converse": ModelSpec(
         "llama-index-llms-bedrock-converse",
