@@ -26,7 +26,9 @@ pytest.importorskip(
 
 import litellm
 
+import invoke_checks
 import vertex_checks
+from conformance.targets import google_adk_litellm as target_module
 from conformance.targets.google_adk_litellm import GoogleADKLiteLLMTarget
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,3 +121,45 @@ def test_vertex_repro_runs_and_prints_the_payload(
     vertex_checks.repro_prints_the_payload(
         target, ROWS["anthropic-vertex/claude-sonnet-5"], tmp_path
     )
+
+
+# --- Claude through Bedrock InvokeModel: LiteLLM's `bedrock/invoke/<model id>` ------------------
+
+
+def test_the_invoke_row_reaches_invoke_model_with_claudes_messages_body(
+    target: GoogleADKLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LiteLlm(model="bedrock/invoke/<id>", ...)` sends the anthropic-bedrock row to the
+    double's InvokeModel route with Claude's Messages body, never to Converse."""
+    invoke_checks.reaches_invoke_model(target, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_the_invoke_row_through_the_converse_route_fails_the_check(
+    target: GoogleADKLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant of the target's route table (the litellm target's, which it imports) that
+    sends the row as `bedrock-converse` rows go (`bedrock/converse/<id>`) is caught."""
+    routes = target_module.ROUTES
+    monkeypatch.setitem(routes, "anthropic-bedrock", routes["bedrock-converse"])
+    with pytest.raises(AssertionError, match="/converse"):
+        invoke_checks.reaches_invoke_model(target, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_without_boto3_the_invoke_row_says_what_to_install(
+    target: GoogleADKLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = target_module.installed
+
+    def installed(name: str) -> str | None:
+        return None if name == "boto3" else real(name)
+
+    monkeypatch.setattr(target_module, "installed", installed)
+    reason = target.supports(ROWS[invoke_checks.INVOKE_ROW])
+    assert reason is not None
+    assert "pip install boto3" in reason
+
+
+def test_invoke_repro_runs_and_prints_the_payload(
+    target: GoogleADKLiteLLMTarget, tmp_path: Path
+) -> None:
+    invoke_checks.repro_prints_the_invoke_payload(target, ROWS[invoke_checks.INVOKE_ROW], tmp_path)

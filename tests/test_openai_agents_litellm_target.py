@@ -26,6 +26,7 @@ pytest.importorskip(  # the SDK's extension raises ImportError, not ModuleNotFou
 import litellm
 from agents.exceptions import UserError
 
+import invoke_checks
 import vertex_checks
 from conformance.targets import openai_agents_litellm as target_module
 from conformance.targets.openai_agents_litellm import (
@@ -147,3 +148,52 @@ def test_vertex_repro_runs_and_prints_the_payload(
     vertex_checks.repro_prints_the_payload(
         target, ROWS["anthropic-vertex/claude-sonnet-5"], tmp_path
     )
+
+
+# --- Claude through Bedrock InvokeModel: LiteLLM's `bedrock/invoke/<model id>` ------------------
+
+
+def test_the_invoke_row_reaches_invoke_model_with_claudes_messages_body(
+    target: OpenAIAgentsLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LitellmModel("bedrock/invoke/<id>")` with the route's AWS arguments as the agent's
+    `ModelSettings(extra_args=...)` sends the anthropic-bedrock row to the double's InvokeModel
+    route with Claude's Messages body, never to Converse."""
+    invoke_checks.reaches_invoke_model(target, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_the_invoke_row_through_the_converse_route_fails_the_check(
+    target: OpenAIAgentsLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant of the target's route table (`_ROUTES`, the litellm target's) that sends the
+    row as `bedrock-converse` rows go (`bedrock/converse/<id>`) is caught. The run keeps the
+    models it built per rendering thread (`_run.model_for`), so the mutant starts with none:
+    else an earlier render's `bedrock/invoke/` model would be reused with the mutant's
+    arguments."""
+    from conformance.targets.openai_agents import _run
+
+    routes = target_module._ROUTES  # pyright: ignore[reportPrivateUsage]
+    monkeypatch.setitem(routes, "anthropic-bedrock", routes["bedrock-converse"])
+    monkeypatch.setattr(_run._SESSION, "models", {})  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(AssertionError, match="/converse"):
+        invoke_checks.reaches_invoke_model(target, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_without_boto3_the_invoke_row_says_what_to_install(
+    target: OpenAIAgentsLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = target_module._installed  # pyright: ignore[reportPrivateUsage]
+
+    def installed(name: str) -> str | None:
+        return None if name == "boto3" else real(name)
+
+    monkeypatch.setattr(target_module, "_installed", installed)
+    reason = target.supports(ROWS[invoke_checks.INVOKE_ROW])
+    assert reason is not None
+    assert "pip install boto3" in reason
+
+
+def test_invoke_repro_runs_and_prints_the_payload(
+    target: OpenAIAgentsLiteLLMTarget, tmp_path: Path
+) -> None:
+    invoke_checks.repro_prints_the_invoke_payload(target, ROWS[invoke_checks.INVOKE_ROW], tmp_path)

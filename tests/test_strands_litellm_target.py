@@ -24,6 +24,7 @@ pytest.importorskip(
 
 import litellm
 
+import invoke_checks
 import vertex_checks
 from conformance.targets.strands_litellm import ROUTES, StrandsLiteLLMTarget
 
@@ -123,3 +124,31 @@ def test_vertex_repro_runs_and_prints_the_payload(
     vertex_checks.repro_prints_the_payload(
         target, ROWS["anthropic-vertex/claude-sonnet-5"], tmp_path
     )
+
+
+# --- Claude through Bedrock InvokeModel: LiteLLM's `bedrock/invoke/<model id>` ------------------
+
+
+def test_the_invoke_row_reaches_invoke_model_with_claudes_messages_body(
+    target: StrandsLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LiteLLMModel(model_id="bedrock/invoke/<id>", client_args=...)` sends the
+    anthropic-bedrock row to the double's InvokeModel route with Claude's Messages body, never
+    to Converse."""
+    invoke_checks.reaches_invoke_model(target, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_the_invoke_row_through_the_converse_route_fails_the_check(
+    target: StrandsLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant of the target's own route table that sends the row as its `bedrock-converse`
+    rows go (`bedrock/converse/<id>`) is caught."""
+    monkeypatch.setitem(ROUTES, "anthropic-bedrock", ROUTES["bedrock-converse"])
+    with pytest.raises(AssertionError, match="/converse"):
+        invoke_checks.reaches_invoke_model(target, ROWS[invoke_checks.INVOKE_ROW], monkeypatch)
+
+
+def test_invoke_repro_runs_and_prints_the_payload(
+    target: StrandsLiteLLMTarget, tmp_path: Path
+) -> None:
+    invoke_checks.repro_prints_the_invoke_payload(target, ROWS[invoke_checks.INVOKE_ROW], tmp_path)

@@ -5,10 +5,12 @@ as the model, for every row LiteLLM has a provider prefix for.
 `LiteLlm(model="<prefix>/<row model>", api_base=<recorder channel>, api_key=...)` passes its
 extra arguments to `litellm.acompletion`; the prefixes and arguments per api are the litellm
 target's routes (`conformance.targets.litellm._routes`): Bedrock through the Converse route with
-fake credentials, Hugging Face's router base in `HF_API_BASE`, Vertex AI through `vertex_ai/`
-with a service account key whose token exchange stays on 127.0.0.1. ADK translates its session
-contents into the OpenAI-format messages LiteLLM takes (`models/lite_llm.py`,
-`_content_to_message_param`, `_get_content`), LiteLLM translates those for the provider.
+fake credentials, Claude's Messages body on Bedrock (`anthropic-bedrock`) through
+`bedrock/invoke/` (InvokeModel) signed the same way, Hugging Face's router base in
+`HF_API_BASE`, Vertex AI through `vertex_ai/` with a service account key whose token exchange
+stays on 127.0.0.1. ADK translates its session contents into the OpenAI-format messages LiteLLM
+takes (`models/lite_llm.py`, `_content_to_message_param`, `_get_content`), LiteLLM translates
+those for the provider.
 
 What ADK raises before sending for content a provider cannot take is `ValueError`
 (`_get_content`), LiteLLM's own `BadRequestError` for what its prompt factories cannot carry:
@@ -44,7 +46,7 @@ from conformance.targets.google_adk import (
 from conformance.targets.kit import environment
 from conformance.targets.kit import litellm_media_allowed as _allowed
 from conformance.targets.kit import litellm_offline as import_litellm
-from conformance.targets.litellm._routes import ENV, ROUTES
+from conformance.targets.litellm._routes import BEDROCK_APIS, ENV, ROUTES
 from conformance.targets.litellm._vertex import CREDENTIALS_KEY, VERTEX_APIS, google_auth_missing
 
 __all__ = ["INSTALL_HINT", "GoogleADKLiteLLMTarget"]
@@ -113,7 +115,7 @@ class GoogleADKLiteLLMTarget:
             return self.unavailable
         if row.api not in ROUTES:
             return f"LiteLLM has no provider prefix for api {row.api!r}"
-        if row.api == "bedrock-converse" and installed("boto3") is None:
+        if row.api in BEDROCK_APIS and installed("boto3") is None:
             return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
         if row.api in VERTEX_APIS:
             return google_auth_missing()
@@ -146,6 +148,7 @@ class GoogleADKLiteLLMTarget:
         )
         extra = " litellm" + {
             "bedrock-converse": " boto3",
+            "anthropic-bedrock": " boto3",
             "anthropic-vertex": " 'google-auth[requests]'",
             "gemini-vertex": " 'google-auth[requests]'",
         }.get(row.api, "")

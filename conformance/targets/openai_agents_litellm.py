@@ -9,7 +9,8 @@ SDK's own `Converter.items_to_messages(..., preserve_tool_output_all_content=Tru
 tool outputs is kept, and hands them to `litellm.acompletion`, whose translation layer makes each
 provider's request. Each row gets LiteLLM's provider prefix and its way to a base URL as the
 `litellm` target has them (`conformance.targets.litellm`): `LitellmModel(model, base_url,
-api_key)` for most, and for Bedrock the Converse route's credentials and runtime endpoint as the
+api_key)` for most, and for Bedrock (the Converse route, and `bedrock/invoke/` for Claude's
+Messages body on InvokeModel) the route's credentials and runtime endpoint as the
 agent's `ModelSettings(extra_args=...)`, which the model passes to `litellm.acompletion` (a
 user's way to give LiteLLM more arguments). The Hugging Face router's base comes from
 `HF_API_BASE`, set around the run. LiteLLM's loopback guard lets the suite's fixture host
@@ -31,6 +32,7 @@ from conformance.history import History
 from conformance.targets import litellm as litellm_target
 from conformance.targets.base import RowRef
 from conformance.targets.kit import environment, litellm_media_allowed
+from conformance.targets.litellm._routes import BEDROCK_APIS
 from conformance.targets.litellm._vertex import VERTEX_APIS, google_auth_missing
 from conformance.targets.openai_agents import OpenAIAgentsTarget
 
@@ -100,7 +102,7 @@ class OpenAIAgentsLiteLLMTarget(OpenAIAgentsTarget):
             return self.unavailable
         if row.api not in self.models:
             return f"the openai-agents-litellm target has no LiteLLM prefix for api {row.api!r}"
-        if row.api == "bedrock-converse" and _installed("boto3") is None:
+        if row.api in BEDROCK_APIS and _installed("boto3") is None:
             return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
         if row.api in VERTEX_APIS:
             return google_auth_missing()

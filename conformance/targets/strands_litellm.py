@@ -9,10 +9,12 @@ which translates them for the provider the model id's prefix names. A Strands us
 provider with that prefix and passes LiteLLM's own arguments in `client_args`
 (`ROUTES`): `openai/`, `openai/responses/` (LiteLLM's Responses bridge), `anthropic/`,
 `gemini/`, `bedrock/converse/` (botocore signs with fake credentials; the runtime endpoint is
-the recorder), `mistral/`, `cohere_chat/v2/`, `groq/`, `xai/`, `huggingface/` (the router; its
-base from `HF_API_BASE`, since LiteLLM sends messages untranslated to an explicit `api_base`),
-`vertex_ai/` for Claude and Gemini on Vertex AI (the litellm target's route: a service account
-key whose token exchange stays on 127.0.0.1).
+the recorder), `bedrock/invoke/` for Claude's Messages body on Bedrock InvokeModel (the litellm
+target's route, signed the same way with the double's AWS fake keys), `mistral/`,
+`cohere_chat/v2/`, `groq/`, `xai/`, `huggingface/` (the router; its base from `HF_API_BASE`,
+since LiteLLM sends messages untranslated to an explicit `api_base`), `vertex_ai/` for Claude
+and Gemini on Vertex AI (the litellm target's route: a service account key whose token
+exchange stays on 127.0.0.1).
 Everything else (tool run, storage, refusals, skipped cells) is the `strands` target's.
 
 LiteLLM imports its model-cost map from GitHub unless `LITELLM_LOCAL_MODEL_COST_MAP` is set;
@@ -30,6 +32,7 @@ from typing import Any, ClassVar
 
 from conformance.targets.base import RowRef
 from conformance.targets.gcp_credentials import PROJECT, repro_credentials
+from conformance.targets.litellm._routes import ROUTES as LITELLM_ROUTES
 from conformance.targets.litellm._vertex import (
     CREDENTIALS_KEY,
     VERTEX_APIS,
@@ -71,6 +74,13 @@ def _bedrock(row: RowRef, base: str) -> dict[str, Any]:
     }
 
 
+def _bedrock_invoke(row: RowRef, base: str) -> dict[str, Any]:
+    """The litellm target's `bedrock/invoke/<model id>` route (Claude's Messages body to
+    InvokeModel, signed by botocore with the double's AWS fake keys), `model` as `model_id`."""
+    arguments = LITELLM_ROUTES["anthropic-bedrock"](row, base)
+    return {"model_id": arguments.pop("model"), **arguments}
+
+
 def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
     return {"model_id": f"huggingface/{row.model}", "api_key": API_KEY}
 
@@ -100,6 +110,7 @@ ROUTES: dict[str, Callable[[RowRef, str], dict[str, Any]]] = {
     "huggingface": _huggingface,
     "anthropic-vertex": _vertex("anthropic-vertex"),
     "gemini-vertex": _vertex("gemini-vertex"),
+    "anthropic-bedrock": _bedrock_invoke,
 }
 """LiteLLM's provider prefix of each api and its arguments for a base URL: `model_id` goes to
 `LiteLLMModel`'s config, the rest into its `client_args`."""
@@ -131,10 +142,8 @@ def _router_base(base: str) -> dict[str, str]:
 
 
 def _spec(api: str) -> ModelSpec:
-    route = ROUTES[api]
-
     def build(row: RowRef, base: str) -> Any:
-        arguments = route(row, base)
+        arguments = ROUTES[api](row, base)  # looked up per call: the route table decides
         model_id = arguments.pop("model_id")
         return _import_litellm_model()(client_args=arguments, model_id=model_id)
 

@@ -173,6 +173,7 @@ _BASE_STAND_IN = "http://recorder.conformance.invalid"
 
 _LITELLM_EXTRA = {
     "bedrock-converse": " boto3",
+    "anthropic-bedrock": " boto3",
     "anthropic-vertex": " 'google-auth[requests]'",
     "gemini-vertex": " 'google-auth[requests]'",
 }
