@@ -10,7 +10,8 @@ as its docs show, with a stand-in key and its SDK client's base URL on the recor
 - `gemini-vertex`: the same `GeminiModel`, its `client_args` (which `_get_client` passes to
   `genai.Client(**client_args)`) in google-genai's Vertex mode: `vertexai`, a project, a
   location and google-auth `Credentials(token=...)` (a stand-in access token), the base URL
-  in `http_options`; google-genai then sends `/v1beta1/projects/.../models/{model}:...`;
+  in `http_options`; google-genai then sends `/v1beta1/projects/.../models/{model}:...`
+  (how Strands users reach Vertex AI: strands-agents/harness-sdk#1039);
 - `bedrock-converse`: `BedrockModel(boto_session=<fake credentials>, endpoint_url=...,
   model_id)`: botocore signs the Converse (stream) request, the runtime endpoint is the
   recorder, and the model id travels in the path;
