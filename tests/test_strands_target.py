@@ -76,6 +76,10 @@ def test_rows_without_a_strands_provider_class_skip(target: StrandsTarget) -> No
     assert reason is not None
     assert "no model provider class" in reason
     assert target.supports(ROWS["bedrock-converse/nova"]) is None
+    # AnthropicModel builds the plain anthropic client from its client_args: no Vertex route
+    vertex_claude = target.supports(ROWS["anthropic-vertex/claude-sonnet-5"])
+    assert vertex_claude is not None
+    assert "no model provider class" in vertex_claude
 
 
 def test_url_media_and_tool_produced_content_have_no_strands_form(target: StrandsTarget) -> None:
@@ -236,3 +240,48 @@ def test_repro_of_a_failing_cell_runs_and_prints_the_payload(
     printed = json.loads(body)
     assert printed == target.render(row, history)
     assert [m["content"] for m in printed["messages"] if m["role"] == "tool"] == ["", ""]
+
+
+GEMINI_VERTEX = "gemini-vertex/gemini-3"
+
+
+def test_gemini_on_vertex_reaches_the_vertex_path_of_its_model(
+    target: StrandsTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`GeminiModel(client_args={"vertexai": True, "project", "location", "credentials"})`:
+    `_get_client` passes them to `genai.Client`, whose Vertex mode sends the model's
+    `/v1beta1/projects/.../publishers/google/models/...` path with the access token."""
+    import vertex_checks
+
+    payload = vertex_checks.reaches_vertex(target, ROWS[GEMINI_VERTEX], monkeypatch)
+    assert payload["contents"][2]["parts"][0]["functionResponse"]["id"] == CALL_ID
+
+
+def test_the_vertex_checks_fail_on_the_plain_gemini_client(
+    target: StrandsTarget, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant that builds the row's model as the `gemini` row does (an API key, no Vertex
+    mode) fails the checks the target passes."""
+    from dataclasses import replace
+
+    import vertex_checks
+    from conformance.targets.strands._models import MODELS
+
+    row = ROWS[GEMINI_VERTEX]
+    monkeypatch.setitem(MODELS, row.api, replace(MODELS[row.api], build=MODELS["gemini"].build))
+    with pytest.raises(AssertionError):
+        vertex_checks.reaches_vertex(target, row, monkeypatch)
+
+
+def test_gemini_on_vertex_sends_what_the_developer_api_row_sends(target: StrandsTarget) -> None:
+    """`GeminiModel` formats the request the same way for both clients (`_format_request`):
+    only the client, and so the URL, differs."""
+    history = scenario("document", "inline", "result")
+    vertex = target.render(ROWS[GEMINI_VERTEX], history)
+    assert vertex == target.render(ROWS["gemini/gemini-3"], history)
+
+
+def test_the_gemini_vertex_repro_prints_the_payload(target: StrandsTarget, tmp_path: Path) -> None:
+    import vertex_checks
+
+    vertex_checks.repro_prints_the_payload(target, ROWS[GEMINI_VERTEX], tmp_path)

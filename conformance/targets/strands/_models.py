@@ -7,13 +7,20 @@ as its docs show, with a stand-in key and its SDK client's base URL on the recor
 - `openai-responses`: `OpenAIResponsesModel`, the same arguments;
 - `anthropic`: `AnthropicModel(client_args={"api_key", "base_url"}, model_id, max_tokens)`;
 - `gemini`: `GeminiModel(client_args={"api_key", "http_options": {"base_url"}}, model_id)`;
+- `gemini-vertex`: the same `GeminiModel`, its `client_args` (which `_get_client` passes to
+  `genai.Client(**client_args)`) in google-genai's Vertex mode: `vertexai`, a project, a
+  location and google-auth `Credentials(token=...)` (a stand-in access token), the base URL
+  in `http_options`; google-genai then sends `/v1beta1/projects/.../models/{model}:...`
+  (how Strands users reach Vertex AI: strands-agents/harness-sdk#1039);
 - `bedrock-converse`: `BedrockModel(boto_session=<fake credentials>, endpoint_url=...,
   model_id)`: botocore signs the Converse (stream) request, the runtime endpoint is the
   recorder, and the model id travels in the path;
 - `mistral`: `MistralModel(api_key=..., client_args={"server_url"}, model_id)`.
 
 Strands has no provider class of its own for Cohere, Groq, xAI or Hugging Face (their rows
-skip with that reason); its LiteLLM provider would be a variant of its own.
+skip with that reason); its LiteLLM provider would be a variant of its own. Claude on Vertex
+AI (`anthropic-vertex`) skips too: `AnthropicModel` builds the plain `anthropic.AsyncAnthropic`
+client from its `client_args`, never `AnthropicVertex`.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance.targets.base import RowRef
+from conformance.targets.gcp_credentials import PROJECT, TOKEN
 
 __all__ = ["API_KEY", "MODELS", "ModelSpec"]
 
@@ -83,6 +91,27 @@ def _gemini(row: RowRef, base: str) -> Any:
     model: Any = MODELS["gemini"].load()
     return model(
         client_args={"api_key": API_KEY, "http_options": {"base_url": base}},
+        model_id=row.model,
+    )
+
+
+VERTEX_LOCATION = "us-central1"
+"""The Vertex AI location the Gemini client names (the recorder answers any)."""
+
+
+def _gemini_vertex(row: RowRef, base: str) -> Any:
+    """Gemini on Vertex AI: `GeminiModel` whose `client_args` make google-genai's Vertex client
+    (`vertexai=True`, a project and location), an access token as its credentials."""
+    credentials: Any = importlib.import_module("google.oauth2.credentials").Credentials
+    model: Any = MODELS["gemini-vertex"].load()
+    return model(
+        client_args={
+            "vertexai": True,
+            "project": PROJECT,
+            "location": VERTEX_LOCATION,
+            "credentials": credentials(token=TOKEN),
+            "http_options": {"base_url": base},
+        },
         model_id=row.model,
     )
 
@@ -148,6 +177,19 @@ MODELS: dict[str, ModelSpec] = {
         "from strands.models.gemini import GeminiModel",
         'GeminiModel(client_args={{"api_key": KEY, "http_options": {{"base_url": BASE}}}}, '
         "model_id={model!r})",
+    ),
+    "gemini-vertex": ModelSpec(
+        "strands.models.gemini",
+        "GeminiModel",
+        "gemini",
+        "google-genai",
+        _gemini_vertex,
+        "from google.oauth2.credentials import Credentials\n"
+        "from strands.models.gemini import GeminiModel",
+        'GeminiModel(client_args={{"vertexai": True, '
+        f'"project": "{PROJECT}", "location": "{VERTEX_LOCATION}", '
+        f'"credentials": Credentials(token="{TOKEN}"), '
+        '"http_options": {{"base_url": BASE}}}}, model_id={model!r})',
     ),
     "bedrock-converse": ModelSpec(
         "strands.models.bedrock",
