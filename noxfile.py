@@ -467,6 +467,10 @@ def target(session: nox.Session, name: str) -> None:
             # The target's own tests skip in the `tests` session (no framework there): run here.
             _target_tests(session, name, env)
             _pyright_target(session, name)
+            if latest_set is None:
+                # --install-only (nothing ran, nothing to freeze): the older releases would only
+                # be installed over the latest, and the venv left on the oldest.
+                break
     if latest_set is not None and len(versions) > 1:
         _restore(session, latest_set)  # the venv is left on the latest release, as it says
 

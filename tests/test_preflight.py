@@ -219,6 +219,22 @@ def test_a_framework_session_leaves_its_venv_on_the_latest_release(
     assert freeze < first_install_of_older  # frozen while the latest was installed
 
 
+def test_install_only_leaves_a_framework_venv_on_its_latest_release(
+    repository: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `nox -s "target(litellm)" --install-only` prepares the venv a hand run (or `nox -R`) uses:
+    # nothing runs, so nothing is frozen to restore, and no older release may be installed last.
+    noxfile = _noxfile()
+    monkeypatch.setattr(noxfile.shutil, "which", _uv)
+    monkeypatch.setattr(noxfile.Path, "write_text", _no_write)
+    session = _Session(repository, running=False)
+    noxfile.target(session, "litellm")
+    latest = noxfile.TARGETS["litellm"][1][0]
+    releases = [a for kind, a in session.calls if kind == "install" and "litellm==" in " ".join(a)]
+    assert releases
+    assert all(f"litellm=={latest}" in " ".join(a) for a in releases), releases
+
+
 @pytest.mark.parametrize(
     ("backend", "flags"),
     [("uv", ["--upgrade"]), ("virtualenv", ["--upgrade", "--upgrade-strategy", "eager"])],
@@ -308,7 +324,7 @@ def test_a_framework_and_its_variants_run_in_one_pytest_run_per_release(
 def test_a_framework_without_variants_runs_as_before(repository: Path) -> None:
     noxfile = _noxfile()
     assert "pydantic-ai" not in noxfile.VARIANTS
-    session = _Session(repository, running=False)
+    session = _Session(repository, running=True)
     (repository / ".nox").mkdir()
     noxfile.target(session, "pydantic-ai")
     matrix = [a for a in _pytest_runs(session) if "--conformance-results" in " ".join(a)]
