@@ -116,12 +116,13 @@ def user_project(
     deviations: Path | None = None,
 ) -> Path:
     """A folder set up as a user's project: one test module importing the generated test, and
-    a pytest.ini naming the matrix, snapshot and cassette folders (absolute paths)."""
+    a pytest.ini naming the matrix, snapshot and cassette folders (absolute paths), with
+    pytest-recording's plugin off as `conformance init` writes it."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "test_conformance.py").write_text(
         "from conformance.suite import test_conformance as test_conformance\n", encoding="utf-8"
     )
-    lines = ["[pytest]"]
+    lines = ["[pytest]", "addopts = -p no:recording"]  # as `conformance init` writes it
     lines.append(f"conformance_matrix = {matrix or ROOT / 'matrix.yaml'}")
     lines.append(f"conformance_snapshots = {snapshots or ROOT / 'snapshots'}")
     if cassettes is not None:

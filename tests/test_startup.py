@@ -143,3 +143,24 @@ def test_a_run_of_one_api_imports_that_apis_sdk_alone() -> None:
     assert code == 0
     assert _sdks(modules) == {"anthropic"} | by_vcr
     assert by_vcr <= {"botocore"}
+
+
+def test_the_cassette_check_runs_with_pytest_recordings_plugin_disabled(tmp_path: Path) -> None:
+    # The suite uses pytest-recording's network guard, not its plugin, whose two autouse fixtures
+    # cost every test their set-up: the repository's own commands run with `-p no:recording`.
+    # Its package then loads only when a cassette replays, and must not load after vcrpy (it asks
+    # pytest to rewrite `vcr.matchers`, and this project turns pytest's warning into an error).
+    results = tmp_path / "results.jsonl"
+    one = ["--rootdir", ".", "-o", "python_files=test_matrix.py", "-m", "conformance"]
+    one += ["--conformance-api", "anthropic", "--conformance-check", "cassette"]
+    one += ["--conformance-property-examples", "0", f"--conformance-results={results}"]
+    code, modules = _modules_after_pytest(
+        ROOT, *one, "-p", "no:recording", prefixes=("pytest_recording", "vcr")
+    )
+    assert code == 0
+    assert "pytest_recording.network" in modules  # the guard blocked the network
+    assert "pytest_recording.plugin" not in modules
+    lines = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()]
+    checked = [line for line in lines if line.get("check") == "cassette"]
+    assert len(checked) > 5
+    assert {line["verdict"] for line in checked} == {"pass"}

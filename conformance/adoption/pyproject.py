@@ -29,6 +29,9 @@ dependencies = ["tool-result-conformance"]
 
 [tool.pytest.ini_options]
 testpaths = ["tests"]
+# The suite uses pytest-recording's network guard, not its plugin: without its autouse fixtures
+# each test is cheaper. Remove this if a test here uses `@pytest.mark.vcr`.
+addopts = ["-p", "no:recording"]
 
 """
 

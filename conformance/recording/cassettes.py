@@ -234,6 +234,11 @@ def _module(name: str) -> Any:
 
 
 def _vcr(api: str, record_mode: str) -> Any:
+    # pytest-recording's package asks pytest to rewrite `vcr.matchers` when it is imported; loaded
+    # after vcrpy (a run with `-p no:recording`, where only its network guard is used), pytest warns
+    # that the module is already imported, and a project that turns warnings into errors fails
+    # every cassette check. So it is loaded first.
+    _module("pytest_recording")
     config = _module("vcr").VCR(
         serializer="yaml",
         record_mode=record_mode,
