@@ -10,6 +10,11 @@ with nothing of the suite around it, e.g. one bare `Agent.run` with a `FunctionM
 `litellm.completion` to the loopback recorder. A cell renders twice (directly and after the
 storage round trip), so twice the floor of one request is what a cell cannot go below.
 
+Last, one untimed run of the cells alone (no properties) with `_count_renders.py` loaded: how
+many times each cell was run, rendered directly and after storage, and how many requests the
+framework sent to the recorder for it. A cell needs one run, two renders, and one request per
+render that reaches the wire (none where the framework refuses before sending).
+
     python benchmarks/bench_framework.py --target pydantic-ai \
         --python .nox/target-pydantic-ai/bin/python
 """
@@ -17,6 +22,7 @@ storage round trip), so twice the floor of one request is what a cell cannot go 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import statistics
 import tempfile
@@ -59,6 +65,7 @@ def main() -> None:
         lines = [json.loads(x) for x in results.read_text("utf-8").splitlines()]
         ran = {x["cell"] for x in lines if x.get("kind") == "result" and x["verdict"] != "skip"}
         version = lines[0].get("targets", {}).get(options.target, "?")
+        counts = _count(base, folder)
     wall = {name: statistics.median(r.seconds for r in rs) for name, rs in runs.items()}
     per_cell = (wall["all"] - wall["none"]) / max(1, len(ran)) * 1000
     cpu = {name: statistics.median(r.cpu for r in rs) for name, rs in runs.items()}
@@ -86,6 +93,9 @@ def main() -> None:
         )
     )
 
+    print("\nper cell, counted (`_count_renders.py`; cells alone, no properties):")
+    print(counts)
+
     floor = run([python, str(ROOT / "benchmarks" / "_floor.py"), options.target])
     lines_out = floor.output.strip().splitlines()
     if floor.returncode != 0 or not lines_out:
@@ -95,6 +105,27 @@ def main() -> None:
     if floors:
         print(f"\n{options.target}'s own floor (CPU per call, median of 5 batches of 20):")
         print(table(("call", "CPU per call"), [(k, f"{v:.1f} ms") for k, v in floors.items()]))
+
+
+def _count(base: list[str], folder: Path) -> str:
+    """The counts of one run of the cells with `_count_renders.py`, as a table: how many cells
+    had each combination of runs, direct and stored renders, and requests."""
+    out = folder / "counts.json"
+    env = {
+        "PYTHONPATH": str(ROOT / "benchmarks"),
+        "CONFORMANCE_BENCH_COUNTS": str(out),
+    }
+    done = run(
+        [*base, "-p", "_count_renders", "--conformance-property-examples", "0"], cwd=folder, env=env
+    )
+    if done.returncode not in (0, 1) or not out.exists():
+        raise SystemExit(f"the counting run failed:\n{done.output[-3000:]}")
+    counted: dict[str, dict[str, int]] = json.loads(out.read_text(encoding="utf-8"))
+    kinds = ("runs", "direct", "stored", "requests")
+    combos = collections.Counter(tuple(c.get(k, 0) for k in kinds) for c in counted.values())
+    rows = [(*combo, n) for combo, n in sorted(combos.items(), key=lambda x: -x[1])]
+    headers = ("run_cell calls", "direct renders", "stored renders", "requests sent", "cells")
+    return table(headers, rows)
 
 
 if __name__ == "__main__":
