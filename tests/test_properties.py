@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -414,3 +415,48 @@ def test_a_users_marker_lookalike_joined_to_other_text_is_not_judged_as_a_marker
     with pytest.raises(PropertyFailed, match="call_404"):
         markers_name_their_calls(JoinsUserTextsAndAMarker(), row, history)
     _breaks(markers_name_their_calls, JoinsUserTextsAndAMarker())
+
+
+# --- the strategies' text alphabet --------------------------------------------------------------
+
+_DRAW_WITHOUT_THE_CODEC_TABLE = """
+import hypothesis.internal.charmap as charmap
+from hypothesis import find
+
+def refuse(codec):
+    raise AssertionError(f"hypothesis built its table of {codec} encodings")
+
+charmap.intervals_from_codec = refuse
+from conformance.scenarios.strategies import histories
+
+find(histories(), lambda history: len(history) > 6)
+print("DREW")
+"""
+
+
+def test_histories_are_drawn_without_hypothesiss_table_of_utf8_encodings(tmp_path: Path) -> None:
+    # Hypothesis's default text alphabet, characters(codec="utf-8"), is built from a table of
+    # every code point's encoding that it keeps in `.hypothesis/`: seconds of CPU in each folder
+    # without one. The strategies' own alphabet is the same set, from the categories alone.
+    done = subprocess.run(
+        [sys.executable, "-c", _DRAW_WITHOUT_THE_CODEC_TABLE],
+        cwd=tmp_path,  # a folder without `.hypothesis/`
+        env={**os.environ, "HYPOTHESIS_STORAGE_DIRECTORY": str(tmp_path / ".hypothesis")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "DREW" in done.stdout
+
+
+def test_the_strategies_alphabet_is_hypothesiss_utf8_alphabet() -> None:
+    # The same intervals, so the same draws: a hypothesis whose default changed would show here.
+    from hypothesis.strategies._internal.lazy import unwrap_strategies
+
+    from conformance.scenarios import strategies
+
+    ours = unwrap_strategies(strategies._TEXT)  # pyright: ignore[reportPrivateUsage]
+    default = unwrap_strategies(st.characters(codec="utf-8"))
+    assert ours.intervals == default.intervals  # pyright: ignore[reportAttributeAccessIssue]
+    assert chr(27 << 11) not in ours.intervals  # pyright: ignore[reportAttributeAccessIssue]
