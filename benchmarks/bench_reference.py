@@ -19,7 +19,12 @@ earlier runs left there. (This machine sets `PYTHONDONTWRITEBYTECODE=1`; with no
 pytest's assertion rewriter parses and compiles every module of each package that registers a
 pytest plugin at every start: docs/performance.md has that figure, side by side.)
 
-    python benchmarks/bench_reference.py [--rounds 3]
+With `--without-sdks PYTHON` (the interpreter of a venv holding the suite and pytest but no
+provider SDK, vcrpy or pytest-recording), three more commands: a run selecting one api
+(`--conformance-api anthropic`) with everything deselected, the same in that venv, and the
+one api's whole run. The SDKs load on first use, so the first two should cost the same.
+
+    python benchmarks/bench_reference.py [--rounds 3] [--without-sdks /tmp/no-sdks/bin/python]
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ from _bench import ROOT, Run, median_run, passed, pytest_args, run, table, user_
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--without-sdks", help="a venv's Python with the suite and no SDK")
+    options = parser.parse_args()
+    rounds = options.rounds
     checks = ["--conformance-sdk-schema", "-m", "conformance"]
     with tempfile.TemporaryDirectory() as tmp:
         project = user_project(Path(tmp) / "project", cassettes=ROOT / "cassettes")
@@ -51,6 +58,12 @@ def main() -> None:
             "repo-startup": (pytest_args(*main_job, "-k", "no_such_test"), ROOT),
             "repo": (pytest_args(*main_job), ROOT),
         }
+        if options.without_sdks:
+            one = [*checks, "--conformance-api", "anthropic"]
+            bare = [options.without_sdks, *pytest_args(*one, "-k", "no_such_test")[1:]]
+            commands["one-api-startup"] = (pytest_args(*one, "-k", "no_such_test"), project)
+            commands["one-api-startup-bare"] = (bare, project)
+            commands["one-api"] = (pytest_args(*one), project)
         for args, cwd in commands.values():  # warm the bytecode folder
             run(args, cwd=cwd, env=env, cores=1)
         runs: dict[str, list[Run]] = {name: [] for name in commands}
@@ -70,6 +83,9 @@ def main() -> None:
         "full": "reference matrix, all checks, collection included",
         "repo-startup": "the repository's main job, start-up (all deselected)",
         "repo": "the repository's main job (`nox -s conformance`'s pytest, no results file)",
+        "one-api-startup": "one api (anthropic) selected, start-up (all deselected)",
+        "one-api-startup-bare": "the same start-up in a venv without any provider SDK",
+        "one-api": "one api (anthropic), all its checks",
     }
     rows = [
         (labels[name], f"{r.seconds:.2f} s", f"{r.cpu:.2f} s", f"{r.max_rss_mib:.0f} MiB")
