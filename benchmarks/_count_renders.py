@@ -1,4 +1,4 @@
-"""A pytest plugin for `bench_framework.py --count`: what a cell asks of the target, counted.
+"""A pytest plugin for `bench_framework.py`'s counting run: what a cell asks of the target, counted.
 
 Loaded with `-p _count_renders` (this folder on `PYTHONPATH`). For every cell the run renders
 (`conformance.running.engine` calls `run_cell` once per target and cell, whatever number of its
