@@ -88,9 +88,8 @@ def test_each_cell_counts_its_run_renders_and_requests(
     assert run.ret in (0, 1), run.stdout.str()[-2000:]
     counted = json.loads(out.read_text(encoding="utf-8"))
     assert len(counted) >= 4  # every inline cell of the row, each once
-    assert all(
-        key.startswith("openai-chat/gpt-6/") or " openai-chat/gpt-6/" in key for key in counted
-    )
+    # keyed "<target> <cell>": the selected cells alone
+    assert all(key.split(" ", 1)[1].startswith("openai-chat/gpt-6/") for key in counted), counted
     for key, counts in counted.items():
         # two checks of the cell ran; it was run once, rendered once each way
         assert {k: counts[k] for k in ("runs", "direct", "stored")} == dict.fromkeys(

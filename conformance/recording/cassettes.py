@@ -229,16 +229,17 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
 
 
 def _module(name: str) -> Any:
-    """A vcrpy or pytest-recording module (imported when cassettes are used; no type stubs)."""
+    """A vcrpy or pytest-recording module (imported when cassettes are used; no type stubs).
+
+    pytest-recording's package is always loaded first: it asks pytest to rewrite `vcr.matchers`
+    when it is imported, and loaded after vcrpy (a run with `-p no:recording`, where only its
+    network guard is used) pytest warns that the module is already imported, which a project
+    that turns warnings into errors makes a failure of every cassette check."""
+    importlib.import_module("pytest_recording")
     return importlib.import_module(name)
 
 
 def _vcr(api: str, record_mode: str) -> Any:
-    # pytest-recording's package asks pytest to rewrite `vcr.matchers` when it is imported; loaded
-    # after vcrpy (a run with `-p no:recording`, where only its network guard is used), pytest warns
-    # that the module is already imported, and a project that turns warnings into errors fails
-    # every cassette check. So it is loaded first.
-    _module("pytest_recording")
     config = _module("vcr").VCR(
         serializer="yaml",
         record_mode=record_mode,
