@@ -31,6 +31,7 @@ from pydantic import (
     ValidationError,
     create_model,
 )
+from pydantic_core import SchemaValidator
 
 from conformance.judging.levels import CHECK_LEVELS
 from conformance.matrix.vocabulary import Outcome
@@ -38,6 +39,8 @@ from conformance.running.status import RunStatus
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+
+    from pydantic_core import CoreSchema
 from conformance.reports.lines import (
     LINE,
     CellStatus,
@@ -282,10 +285,11 @@ def _describe(loc: tuple[int | str, ...], msg: str, value: Any) -> str:
 # Validating each of 100,000 cell lines as a `ResultLine` calls two Python validators per
 # line from pydantic's Rust core (the level default, the rules across fields), and those
 # calls were most of `conformance report`'s load (docs/performance.md). So a cell line is
-# first validated as `_CellFields`, a model with `ResultLine`'s fields and their rules made
-# from its own field definitions (so the two cannot drift), but without its Python
-# validators; the rules across fields are then checked here, once per distinct cell, and the
-# `ResultLine` is assembled from the values without validating them again. A line this path
+# validated with the schema of `_CellFields`, a model with `ResultLine`'s fields and their
+# rules made from its own field definitions (so the two cannot drift), but without its Python
+# validators, and that schema makes the `ResultLine` itself (pydantic-core fills in its
+# `__dict__` as it would `_CellFields`'); the rules across fields are then checked here, once
+# per distinct cell. A line this path
 # does not accept outright (a meta, end or property line, any error) goes through `_parse`,
 # the validating path, which accepts it or refuses it with the same located message as
 # before. tests/test_results_fast.py pins that both paths give equal models and refuse the
@@ -316,9 +320,11 @@ _CELL_FIELDS: dict[str, Any] = {
 }
 _CellFields: type[BaseModel] = create_model("_CellFields", __base__=FrozenModel, **_CELL_FIELDS)
 """`ResultLine`'s fields, each with its own rules, and no rule across fields."""
-_validate_cell_fields: Callable[[bytes], BaseModel] = (
-    _CellFields.__pydantic_validator__.validate_json
-)
+_validate_cell_fields: Callable[[bytes], ResultLine] = SchemaValidator(
+    cast("CoreSchema", {**_CellFields.__pydantic_core_schema__, "cls": ResultLine})
+).validate_json
+"""A `ResultLine` from a cell line's bytes, by `_CellFields`' rules: no second model per line
+to assemble it from (docs/performance.md)."""
 if [n for n, info in ResultLine.model_fields.items() if not info.is_required()] != [
     "level",
     "url",
@@ -361,10 +367,10 @@ class _FastResults:
                 return None
             return model
         try:
-            fields = _validate_cell_fields(raw)
+            model = _validate_cell_fields(raw)
         except ValidationError:
             return None
-        values = cast("dict[str, Any]", fields.__dict__)
+        values = cast("dict[str, Any]", model.__dict__)
         target, version = values["target"], values["target_version"]
         cell, row, api = values["cell"], values["row"], values["api"]
         key = (
@@ -395,7 +401,7 @@ class _FastResults:
             if level is None:
                 return None
             values["level"] = level
-        given = fields.model_fields_set
+        given = model.__pydantic_fields_set__
         key = (
             "level" in given,
             "url" in given,
@@ -403,8 +409,8 @@ class _FastResults:
             "live" in given,
             "na" in given,
         )
-        shared = self.fields_sets.setdefault(key, given)  # one set per kind of line
-        model = construct_trusted(ResultLine, values, shared)
+        # One set per kind of line, not one per line (a set of 20 names is 2 KiB).
+        _setattr(model, "__pydantic_fields_set__", self.fields_sets.setdefault(key, given))
         if self.known is not None:
             self.known[raw] = model
         return model
