@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from conformance.adoption.init import gated
 from conformance.cli import main
-from conformance.judging.levels import level_of
-from conformance.reports.results import load_results
+from conformance.judging.levels import LEVELS, level_of
+from conformance.reports import shards
+from conformance.reports.lines import Results
+from conformance.reports.results import ReportError, load_results
+from conformance.reports.shards import check_shards
 from results_data import CELL, checks, meta, result, write
 
 if TYPE_CHECKING:
@@ -216,3 +220,45 @@ def test_cells_whose_checks_disagree_across_shards_are_refused(
         f"target 'reference', cell '{CELL}': checks observed different outcomes"
         " ['fallback-marked', 'dropped']"
     )
+
+
+def _counting_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the shard checks that really run (`check_shards` skips a `Results` it checked)."""
+    calls: list[int] = []
+    check = shards._check_shards  # pyright: ignore[reportPrivateUsage]
+
+    def counted(results: object) -> None:
+        calls.append(1)
+        check(results)  # pyright: ignore[reportArgumentType]
+
+    monkeypatch.setattr(shards, "_check_shards", counted)
+    return calls
+
+
+def test_merge_checks_its_shards_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting_checks(monkeypatch)
+    one = write(tmp_path / "one.jsonl", [result(check="snapshot")])
+    two = write(tmp_path / "two.jsonl", [result(OTHER)])
+    assert merge(tmp_path, one, two)[0] == 0
+    assert len(calls) == 1  # load_results, check_report and merge_results
+
+
+def test_results_checked_once_are_checked_again_when_new(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `Results` put together again (not by `load_results`) is checked: a duplicate in it is
+    refused even though each of its files was checked alone."""
+
+    calls = _counting_checks(monkeypatch)
+    one = write(tmp_path / "one.jsonl", [result()])
+    two = write(tmp_path / "two.jsonl", [result()])
+    alone = [load_results([path]) for path in (one, two)]
+    assert len(calls) == 2
+    check_shards(gated(alone[0], LEVELS))  # lines of a checked one: no new check
+    assert len(calls) == 2
+    together = Results(files=[results.files[0] for results in alone])
+    with pytest.raises(ReportError, match="duplicate result for target 'reference'"):
+        check_shards(gated(together, LEVELS))
+    with pytest.raises(ReportError, match="duplicate result for target 'reference'"):
+        check_shards(together)
+    assert len(calls) == 4

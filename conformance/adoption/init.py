@@ -23,6 +23,7 @@ from conformance.matrix import TARGET_PATTERN, MatrixError, lifecycle_findings, 
 from conformance.matrix.lifecycle import located_findings
 from conformance.paths import check_folder, check_output_file, write_output
 from conformance.reports.results import ReportError, Results, ResultsFile, load_results
+from conformance.reports.shards import lines_of
 from conformance.running.config import (
     ConfigError,
     ProjectConfig,
@@ -219,8 +220,9 @@ def gated(results: Results, gate: tuple[Level, ...]) -> Results:
     """The results of the checks at the gated levels only."""
     # Constructed: the lines are validated, and pydantic runs a model's `after` validators
     # again on every instance put in a field (100,000 for `conformance diff`).
-    return Results(
-        files=[
+    return lines_of(
+        results,
+        [
             ResultsFile.model_construct(
                 path=file.path,
                 meta=file.meta,
@@ -231,5 +233,5 @@ def gated(results: Results, gate: tuple[Level, ...]) -> Results:
                 ],
             )
             for file in results.files
-        ]
+        ],
     )

@@ -126,14 +126,15 @@ def load_results(
             files.append(_load_file(os.fspath(path), known))
         except ReportError as error:
             problems += error.problems
+    loaded = Results.model_construct(files=files)  # each file validated as it was read
     if files:
         try:
-            check_shards(Results(files=files))
+            check_shards(loaded)  # ... and checked once, however many functions ask
         except ReportError as error:
             problems += error.problems
     if problems:
         raise ReportError(*problems)
-    return Results(files=files)
+    return loaded
 
 
 def read_meta(path: str | os.PathLike[str]) -> MetaLine:

@@ -4,6 +4,7 @@ one results file (`merge_results`)."""
 from __future__ import annotations
 
 import json
+import weakref
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -14,16 +15,52 @@ from conformance.reports.lines import (
     ReportError,
     ResultLine,
     Results,
+    ResultsFile,
 )
 
-__all__ = ["check_shards", "merge_results", "targets_of"]
+__all__ = ["check_shards", "lines_of", "merge_results", "targets_of"]
 
 
 # ---- shards -----------------------------------------------------------------------------
 
 
 def check_shards(results: Results) -> None:
-    """Shards of one run must agree, and no target, cell and check may appear twice."""
+    """Shards of one run must agree, and no target, cell and check may appear twice.
+
+    Checked once per `Results` (its files and their lists are not changed once read): `merge`
+    and `diff` pass the `Results` that `load_results` checked to two more functions that check
+    it, a twentieth of `merge`'s CPU each on 100,000 lines (docs/performance.md)."""
+    if not _checked(results):
+        _check_shards(results)
+        _mark_checked(results)
+
+
+def lines_of(results: Results, files: list[ResultsFile]) -> Results:
+    """`Results` of some of `results`' lines: `files` are its files, in order, each with some
+    of its lines (the same meta line). Checked where `results` is: lines of shards that agree,
+    without a duplicate, still agree and have none."""
+    narrowed = Results(files=files)
+    if _checked(results):
+        _mark_checked(narrowed)
+    return narrowed
+
+
+_CHECKED: dict[int, weakref.ref[Results]] = {}
+"""The `Results` checked so far, by id, while they live (a frozen model with lists is not
+hashable, so no `WeakSet`; the reference tells a live one from a later object at its id)."""
+
+
+def _checked(results: Results) -> bool:
+    known = _CHECKED.get(id(results))
+    return known is not None and known() is results
+
+
+def _mark_checked(results: Results) -> None:
+    key = id(results)
+    _CHECKED[key] = weakref.ref(results, lambda _: _CHECKED.pop(key, None))
+
+
+def _check_shards(results: Results) -> None:
     first = results.files[0]
     problems: list[str] = []
     versions: dict[str, tuple[str, str]] = {}
