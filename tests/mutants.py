@@ -345,6 +345,26 @@ class LeavesOutBlankText(LeavesOutEmptyText):
     keep = staticmethod(lambda text: text.strip() != "")
 
 
+class LeavesOutEmptyToolText(_Mutant):
+    """Leaves out the empty text parts of tool results only, keeping the user's empty prompt:
+    an empty tool text then equals a user text before the call. Legal: nothing is lost."""
+
+    name = "mutant-leaves-out-empty-tool-text"
+    leaves_out: staticmethod[[str], bool] = staticmethod(lambda text: text == "")
+
+    def _left_out(self, part: object) -> bool:
+        return isinstance(part, Text) and self.leaves_out(part.text)
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        out: History = []
+        for item in history:
+            if isinstance(item, ToolResult) and not isinstance(item.content, str):
+                kept = [p for p in item.content if not self._left_out(p)]
+                item = item.model_copy(update={"content": kept})
+            out.append(item)
+        return super().render(row, out)
+
+
 class Nondeterministic(_Mutant):
     """Adds a per-request counter to the body, so no two renderings are the same."""
 

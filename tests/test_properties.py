@@ -356,6 +356,31 @@ def test_leaving_out_an_empty_text_loses_nothing(row: str, history: History) -> 
         PROPERTIES["text-identical"](LeavesOutBlankText(), _BY_ID[row], blank)
 
 
+@pytest.mark.parametrize("row", [r.id for r in ROWS])
+def test_an_empty_tool_text_left_out_is_not_a_copy_of_an_empty_prompt(row: str) -> None:
+    """The empty string equals the user's empty prompt before the call: a tool's empty text left
+    out of its result is not "moved to a user message before its tool result" (it was judged so
+    once, a failure no user could hit). Text that is there is still found where it is."""
+    from mutants import LeavesOutEmptyToolText
+
+    history: History = [
+        Message(role="user", content=""),
+        ToolCall(tool_call_id="call_0", name="get_text", arguments={}),
+        ToolResult(
+            tool_call_id="call_0", name="get_text", content=[Text(text=""), Text(text="ok")]
+        ),
+    ]
+    PROPERTIES["text-identical"](LeavesOutEmptyToolText(), _BY_ID[row], history)
+
+    class LeavesOutOk(LeavesOutEmptyToolText):
+        leaves_out = staticmethod(lambda text: text == "ok")
+
+    # "ok" left out of its result is lost, though the user's prompt says "ok" too
+    said_ok = [history[0].model_copy(update={"content": "ok"}), *history[1:]]
+    with pytest.raises(PropertyFailed, match="in a user message before its tool result"):
+        PROPERTIES["text-identical"](LeavesOutOk(), _BY_ID[row], said_ok)
+
+
 _HOSTILE_NAMES: History = [
     Message(role="user", content="go"),
     ToolCall(tool_call_id="\u2028<Æ5\x00#1", name=";Ù¶切>ôÑ$D\t", arguments={}),

@@ -374,6 +374,11 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
                     layout = f"the exact text is {part.keyed}, which {ctx.view.api} reads as"
                     layout += " the tool's output"
                 return _TextSeen("native", part.path, identical=True, layout=layout)
+    if not text:
+        # Left out of its own result. An empty string is in every string and equals every other
+        # empty text (the user's empty prompt, say), so a copy found elsewhere is no evidence
+        # of a move: there is nothing to carry, to lose or to mark.
+        return _TextSeen("native", "", "an empty text, left out: nothing to carry", True)
     misplaced: _TextSeen | None = None
     """The first copy of this text where it does not belong, reported only when no copy is
     where it does: the same string may also be another call's output or the user's own."""
@@ -403,8 +408,6 @@ def _classify_text(ctx: Context, item: Produced, text: str) -> _TextSeen:
             misplaced = _TextSeen(placed, part.path, why)
     if misplaced is not None:
         return misplaced
-    if not text:  # in every string, so never "wrapped": there is nothing to carry or to lose
-        return _TextSeen("native", "", "an empty text, left out: nothing to carry", True)
     undocumented = tuple(
         (f"$.{slot.part.path}", slot.part.undocumented)
         for slot in ctx.slots
