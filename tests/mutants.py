@@ -365,6 +365,30 @@ class LeavesOutEmptyToolText(_Mutant):
         return super().render(row, out)
 
 
+class JoinsToolTexts(_Mutant):
+    """Joins the texts of each tool result into one, with no separator, before its media (as
+    llama-index-llms-openai's `to_openai_message_dict` joins a tool message's TextBlocks):
+    `["Result:", "42"]` is sent as `"Result:42"`, text no longer byte for byte."""
+
+    name = "mutant-joins-tool-texts"
+
+    def render(self, row: RowRef, history: History) -> Payload:
+        def join(parts: list[Part]) -> list[Part]:
+            texts = [p.text for p in parts if isinstance(p, Text)]
+            rest = [p for p in parts if not isinstance(p, Text)]
+            return [Text(text="".join(texts)), *rest] if len(texts) > 1 else parts
+
+        return super().render(
+            row,
+            [
+                i.model_copy(update={"content": join(i.content)})
+                if isinstance(i, ToolResult)
+                else i
+                for i in history
+            ],
+        )
+
+
 class Nondeterministic(_Mutant):
     """Adds a per-request counter to the body, so no two renderings are the same."""
 

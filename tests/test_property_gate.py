@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import re
 import sys
 import types
 import weakref
@@ -29,12 +28,20 @@ from conformance.running.property_gate import (
     plan,
     run_property,
     search,
+    seeds,
     summarize,
 )
 from conformance.scenarios.build import scenario
 from conformance.targets.base import Payload, RowRef
 from conformance.targets.reference import ReferenceTarget
-from mutants import ChangesHistoryInPlace, DropsMedia, RendersRandomly, SwapsParallelResults
+from mutants import (
+    ChangesHistoryInPlace,
+    ChangesWhitespace,
+    DropsMedia,
+    JoinsToolTexts,
+    RendersRandomly,
+    SwapsParallelResults,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 _MATRIX = load_matrix(ROOT / "matrix.yaml")
@@ -71,10 +78,10 @@ def test_a_module_attr_target_gets_a_failing_property_line_with_its_counterexamp
     assert failed["verdict"] == "fail"
     assert failed["target"] == "mutant-drops-media"
     assert failed["row"] in {row.id for row in ROWS}
-    assert "counterexample (shrunk)" in failed["detail"]
-    # the media item the mutant dropped, named with its type (which one the search shrinks to
-    # depends on the literals of the loaded modules, which hypothesis draws from)
-    assert re.search(r"(image|document|audio|video) '[^']+' appears 0 times", failed["detail"])
+    # the first seed history with an image, on the first row, as it is (a seed is not shrunk)
+    assert failed["row"] == ROWS[0].id
+    assert "counterexample (a seed history, as it is, not shrunk)" in failed["detail"]
+    assert "image 'chart.png' appears 0 times" in failed["detail"]
     held = by_name["deterministic"]
     assert held["verdict"] == "pass"
     assert "row" not in held
@@ -251,7 +258,7 @@ def test_the_single_row_properties_render_each_drawn_history_once_per_mode() -> 
         assert not search(name, counted, ROWS, 20).failed
     (tried,) = _TRIED.values()  # pyright: ignore[reportPrivateUsage]
     drawn = [(rows[0].id, dump(history)) for rows, history in tried]
-    assert len(drawn) == 20
+    assert len(drawn) == len(seeds()) * len(ROWS) + 20  # each seed on each row, then 20 drawn
     distinct = Counter(set(drawn))
     assert counted.direct == distinct + Counter(drawn)
     assert counted.stored == distinct
@@ -349,3 +356,69 @@ def test_a_gate_run_keeps_no_shared_renders_once_its_properties_ended(
     run = project.runpytest("-k", "property/ and not storage-round-trip and not cross")
     run.assert_outcomes(passed=len(PROPERTY_LEVELS) - 2)
     assert not _SHARED  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_short_search_tries_each_seed_on_every_row_before_drawing() -> None:
+    # A gate of 10 examples draws a few rows and small histories: a target that joins a tool
+    # result's texts without a separator passed `text-identical` so. The seeds come first.
+    seen = _Seen()
+    assert not _fresh("text-identical", seen, 10).failed
+    seeded = [(row.id, history) for history in map(dump, seeds()) for row in ROWS]
+    assert list(dict.fromkeys(seen.seen))[: len(seeded)] == seeded  # in this order, first
+    joined = _fresh("text-identical", JoinsToolTexts(), 10)
+    assert joined.failed
+    assert joined.seeded
+    assert "counterexample (a seed history, as it is, not shrunk)" in joined.detail()
+    assert joined.examples == len(seeds()) * len(ROWS)  # every seed runs, then the search stops
+
+
+def test_a_seed_is_each_target_s_own_copy() -> None:
+    # a target that changes the history it is given in place changes a copy: the next search,
+    # in the same process, renders the seeds as they are kept
+    before = [dump(history) for history in seeds()]
+    assert not _fresh("total", ChangesHistoryInPlace(), 10).failed
+    assert [dump(history) for history in seeds()] == before
+    seen = _Seen()
+    _fresh("total", seen, 10)
+    assert {history for _, history in seen.seen[: len(ROWS) * len(before)]} == set(before)
+
+
+def test_a_failure_the_seeds_do_not_show_is_still_found_and_shrunk() -> None:
+    # the seeds hold no white space to change: the search draws and shrinks it as before
+    found = _fresh("text-identical", ChangesWhitespace(), 50)
+    assert found.failed
+    assert not found.seeded
+    assert "counterexample (shrunk)" in found.detail()
+    assert found.examples > len(seeds()) * len(ROWS)
+
+
+def test_the_seeds_are_the_fixtures_and_the_shapes_they_are_kept_for() -> None:
+    from conformance.history import Image, Message, Text, ToolCall, ToolResult
+    from conformance.scenarios.fixtures import fixture_bytes
+
+    text_only, with_image = seeds()
+    for history in (text_only, with_image):
+        calls = [item for item in history if isinstance(item, ToolCall)]
+        results = [item for item in history if isinstance(item, ToolResult)]
+        assert len(calls) == 2
+        assert [r.tool_call_id for r in results] == [c.tool_call_id for c in calls]
+        assert all(sum(isinstance(p, Text) for p in r.content) >= 2 for r in results)
+    assert not any(
+        isinstance(p, Image)
+        for item in text_only
+        if not isinstance(item, ToolCall)
+        for p in ([] if isinstance(item.content, str) else item.content)
+    )
+    assert any(r.status == "error" for r in text_only if isinstance(r, ToolResult))
+    images = [
+        p
+        for item in with_image
+        if not isinstance(item, ToolCall) and not isinstance(item.content, str)
+        for p in item.content
+        if isinstance(p, Image)
+    ]
+    assert [(i.identifier, i.data) for i in images] == [
+        (name, fixture_bytes(name)) for name in ("chart.png", "chart-2.png")
+    ]
+    produced = [i for i in with_image if isinstance(i, Message) and i.source is not None]
+    assert [(m.source.tool_call_id if m.source else None) for m in produced] == ["call_1"]

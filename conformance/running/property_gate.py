@@ -13,7 +13,8 @@ target's properties to seconds, while the failing row is named in the result.
 
 The search is derandomized (the same code gives the same verdicts, and the same results file),
 keeps no example database, and tries `--conformance-property-examples` histories (default
-`DEFAULT_EXAMPLES`; `0` leaves the properties out of the run).
+`DEFAULT_EXAMPLES`; `0` leaves the properties out of the run) after the seed histories
+(`seeds`), each on every row.
 
 A known failure is declared like a cell's (`cell: property/<name>, checks: [<name>]` in the
 target's deviations file): a failure it declares is an `xfail`; a declared property that holds
@@ -28,22 +29,24 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 from typing import Any, Final, Protocol
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from conformance.history import History, Media, Text, ToolCall, ToolResult
+from conformance.history import History, Media, Text, ToolCall, ToolResult, load
 from conformance.judging import properties
 from conformance.judging.levels import PROPERTY_LEVELS
 from conformance.judging.properties import PROPERTIES, Property, PropertyFailed, RenderHung, Renders
-from conformance.scenarios.strategies import histories
+from conformance.scenarios.strategies import DrawnHistory, histories
 from conformance.targets.base import RowRef, Target
 
-# `plan` is public too, and left out on purpose: hypothesis draws from the short string literals
-# of every loaded local module, so a new name here would change the histories the searches try
-# (as `conformance.judging.properties` leaves out `Renders`).
+# `plan` and `seeds` are public too, and left out on purpose: hypothesis draws from the short
+# string literals of every loaded local module, so a new name here would change the histories
+# the searches try (as `conformance.judging.properties` leaves out `Renders`).
 __all__ = [
     "DEFAULT_EXAMPLES",
     "Declared",
@@ -116,6 +119,59 @@ def property_cases(specs: Sequence[str], examples: int) -> list[PropertyCase]:
     return [PropertyCase(spec, name) for spec in specs for name in PROPERTY_LEVELS]
 
 
+@cache
+def seeds() -> tuple[History, ...]:
+    """Histories every search tries first, each on every row, before drawing any: the shapes a
+    short search draws too rarely to judge every row on, and that real frameworks get wrong.
+
+    A search draws a row and a history per example, and its first histories are the smallest;
+    a gate of 10 examples (the framework sessions') tries a few of the matrix's rows, with one
+    text part per result at most. So a framework that joins a tool result's texts without a
+    separator (`["Result:", "42"]` sent as `"Result:42"`) passed `text-identical`. The seeds,
+    kept as data in `conformance/scenarios/property-seed-histories.jsonl` (one `history.dump`
+    per line): two parallel calls whose results have two text parts each, one of them a failed
+    call; and two parallel calls with text beside a fixture image in one result, two texts in
+    the other, and a tool-produced user message with an image and its provenance. A row that
+    cannot carry a seed's media refuses it, which the properties judge as for any history; the
+    text-only seed is judged on every row.
+
+    Read from a file, not written here: hypothesis draws from the short string literals of
+    every local module loaded, so literals here would change every history the searches draw.
+    A seed is not shrunk (hypothesis runs explicit examples as they are): a failing seed is
+    reported as it is, under its row."""
+    data = files("conformance.scenarios").joinpath("property-seed-histories.jsonl").read_bytes()
+    return tuple(DrawnHistory(load(line)) for line in data.splitlines() if line.strip())
+
+
+def _seeded(run: Callable[[], None], rows: Sequence[RowRef], *, replay: bool) -> None:
+    """Adds each seed on each row to `run`'s explicit examples, in row order (hypothesis runs
+    the last added first). For the replay, each row is replayed on the next one."""
+    # Keyword arguments, not a dict's keys: no string literal (see `seeds`).
+    examples: list[example] = []
+    for history in seeds():
+        for index, row in enumerate(rows):
+            if replay:
+                then = rows[(index + 1) % len(rows)]
+                examples.append(example(first=row, then=then, history=history))
+            else:
+                examples.append(example(row=row, history=history))
+    for seeded in reversed(examples):
+        seeded(run)
+
+
+def _fresh(check: _Check) -> _Check:
+    """`check`, given a copy of a seed rather than the seed itself: a target may change the
+    history it is given, and a seed is the same object in every search of the process."""
+
+    def call(target: Target, *args: Any) -> None:
+        *rows, history = args
+        if any(history is seed for seed in seeds()):
+            history = copy.deepcopy(history)
+        check(target, *rows, history)
+
+    return call
+
+
 class _ShrinkBudget(BaseException):
     """Stops hypothesis's shrinking once `SHRINK_CALLS` histories were tried (a BaseException,
     which hypothesis lets through at once, as it does KeyboardInterrupt)."""
@@ -130,6 +186,8 @@ class Search:
     """The counterexample's row (the replay's rows as `first -> then`)."""
     message: str = ""
     history: History | None = None
+    seeded: bool = False
+    """The counterexample is one of `seeds()`, as it is (not shrunk)."""
 
     @property
     def failed(self) -> bool:
@@ -138,7 +196,10 @@ class Search:
     def detail(self) -> str:
         if not self.failed:
             return f"held on {self.examples} histories"
-        lines = [self.message, f"counterexample (shrunk), row {self.row}:"]
+        head = f"counterexample (shrunk), row {self.row}:"
+        if self.seeded:
+            head = f"counterexample (a seed history, as it is, not shrunk), row {self.row}:"
+        lines = [self.message, head]
         if self.history is not None:
             lines += summarize(self.history)
         text = "\n".join(lines)
@@ -298,7 +359,7 @@ def search(
         if rerun is not None:
             return rerun
     recording: list[tuple[tuple[RowRef, ...], History]] = []
-    found = _search(name, _recorded(check, recording), target, rows, examples, config)
+    found = _search(name, _fresh(_recorded(check, recording)), target, rows, examples, config)
     if not found.failed and _signature(name, rows, config) == signature:
         _TRIED.setdefault(signature, tuple(recording))
     return found
@@ -322,13 +383,20 @@ def _search(
         found.examples += 1
         if found.failed and found.examples > examples + SHRINK_CALLS:
             raise _ShrinkBudget
+        # Hypothesis runs every seed even after one failed: the first failing seed is kept.
+        seeded = any(history is seed for seed in seeds())
+        keep = not (seeded and found.failed)
         try:
             call()
         except PropertyFailed as error:  # the last failure seen is the shrunk one
-            found.row, found.message, found.history = label, str(error), history
+            if keep:
+                found.row, found.message, found.history = label, str(error), history
+                found.seeded = seeded
             raise
         except RenderHung as hung:  # the search stops here: no shrinking through hangs
-            found.row, found.message, found.history = label, _hung(hung), history
+            if keep:
+                found.row, found.message, found.history = label, _hung(hung), history
+                found.seeded = seeded
             raise
 
     if name == "cross-provider-replay":
@@ -352,11 +420,14 @@ def _search(
             attempt(row.id, lambda: check(target, row, history), history)
 
         run = one
+    _seeded(run, rows, replay=name == "cross-provider-replay")
     try:
         run()
     except (PropertyFailed, _ShrinkBudget, RenderHung):
         pass
-    except Exception as error:  # hypothesis's own (flaky, several failures): say so
+    # Hypothesis's own (flaky, several failures: seeds that fail in different places, a hang
+    # among them, are all run and raised as a group): the failure seen last, or say so.
+    except (Exception, BaseExceptionGroup) as error:
         found.message = found.message or f"the search stopped: {type(error).__name__}: {error}"
     return found
 
