@@ -20,6 +20,7 @@ from conformance.judging.levels import PROPERTY_LEVELS
 from conformance.judging.properties import PROPERTIES
 from conformance.matrix import load_matrix
 from conformance.reports.results import load_results
+from conformance.running import property_gate
 from conformance.running.property_gate import (
     _SHARED,  # pyright: ignore[reportPrivateUsage]
     _TRIED,  # pyright: ignore[reportPrivateUsage]
@@ -366,6 +367,9 @@ def test_a_short_search_tries_each_seed_on_every_row_before_drawing() -> None:
     seeded = [(row.id, history) for history in map(dump, seeds()) for row in ROWS]
     assert list(dict.fromkeys(seen.seen))[: len(seeded)] == seeded  # in this order, first
     joined = _fresh("text-identical", JoinsToolTexts(), 10)
+    assert joined.row == ROWS[0].id
+    assert joined.also == [row.id for row in ROWS[1:]]  # the other rows it fails on, named
+    assert "the seed histories fail on other rows too: " + ROWS[1].id in joined.detail()
     assert joined.failed
     assert joined.seeded
     assert "counterexample (a seed history, as it is, not shrunk)" in joined.detail()
@@ -383,9 +387,17 @@ def test_a_seed_is_each_target_s_own_copy() -> None:
     assert {history for _, history in seen.seen[: len(ROWS) * len(before)]} == set(before)
 
 
-def test_a_failure_the_seeds_do_not_show_is_still_found_and_shrunk() -> None:
-    # the seeds hold no white space to change: the search draws and shrinks it as before
+def test_a_failure_the_seeds_do_not_show_is_still_found_and_shrunk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the seeds hold no white space to change: the search draws and shrinks it as without
+    # them, with the same budget of shrinking calls after the seeds
     found = _fresh("text-identical", ChangesWhitespace(), 50)
+    with monkeypatch.context() as unseeded:
+        unseeded.setattr(property_gate, "seeds", tuple)
+        alone = _fresh("text-identical", ChangesWhitespace(), 50)
+    assert (found.row, found.message, found.history) == (alone.row, alone.message, alone.history)
+    assert found.examples == alone.examples + len(seeds()) * len(ROWS)
     assert found.failed
     assert not found.seeded
     assert "counterexample (shrunk)" in found.detail()

@@ -28,7 +28,7 @@ import copy
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from typing import Any, Final, Protocol
@@ -188,6 +188,9 @@ class Search:
     history: History | None = None
     seeded: bool = False
     """The counterexample is one of `seeds()`, as it is (not shrunk)."""
+    also: list[str] = field(default_factory=list[str])
+    """The other rows on which a seed failed, in the order tried (a seed's failure is reported
+    on its first row; `seeds`)."""
 
     @property
     def failed(self) -> bool:
@@ -200,6 +203,8 @@ class Search:
         if self.seeded:
             head = f"counterexample (a seed history, as it is, not shrunk), row {self.row}:"
         lines = [self.message, head]
+        if self.also:
+            lines.insert(1, f"the seed histories fail on other rows too: {', '.join(self.also)}")
         if self.history is not None:
             lines += summarize(self.history)
         text = "\n".join(lines)
@@ -379,24 +384,25 @@ def _search(
     derandomized seed from it, so an edit changes every history the gate tries."""
     found = Search()
 
+    seeded_examples = len(seeds()) * len(rows)
+
     def attempt(label: str, call: Callable[[], None], history: History) -> None:
         found.examples += 1
-        if found.failed and found.examples > examples + SHRINK_CALLS:
+        if found.failed and found.examples > seeded_examples + examples + SHRINK_CALLS:
             raise _ShrinkBudget
-        # Hypothesis runs every seed even after one failed: the first failing seed is kept.
         seeded = any(history is seed for seed in seeds())
-        keep = not (seeded and found.failed)
         try:
             call()
-        except PropertyFailed as error:  # the last failure seen is the shrunk one
-            if keep:
-                found.row, found.message, found.history = label, str(error), history
+        except (PropertyFailed, RenderHung) as error:
+            # A hang stops the search: hypothesis runs the next seed after a failure only.
+            message = _hung(error) if isinstance(error, RenderHung) else str(error)
+            if not (seeded and found.failed):  # the last failure seen is the shrunk one
+                found.row, found.message, found.history = label, message, history
                 found.seeded = seeded
-            raise
-        except RenderHung as hung:  # the search stops here: no shrinking through hangs
-            if keep:
-                found.row, found.message, found.history = label, _hung(hung), history
-                found.seeded = seeded
+            elif label != found.row and label not in found.also:
+                # Hypothesis runs every seed even after one failed: the first is reported,
+                # and the rows of the others named.
+                found.also.append(label)
             raise
 
     if name == "cross-provider-replay":
