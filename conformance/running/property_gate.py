@@ -127,13 +127,14 @@ def seeds() -> tuple[History, ...]:
     A search draws a row and a history per example, and its first histories are the smallest;
     a gate of 10 examples (the framework sessions') tries a few of the matrix's rows, with one
     text part per result at most. So a framework that joins a tool result's texts without a
-    separator (`["Result:", "42"]` sent as `"Result:42"`) passed `text-identical`. The seeds,
-    kept as data in `conformance/scenarios/property-seed-histories.jsonl` (one `history.dump`
-    per line): two parallel calls whose results have two text parts each, one of them a failed
-    call; and two parallel calls with text beside a fixture image in one result, two texts in
-    the other, and a tool-produced user message with an image and its provenance. A row that
-    cannot carry a seed's media refuses it, which the properties judge as for any history; the
-    text-only seed is judged on every row.
+    separator (`["Result:", "42"]` sent as `"Result:42"`) passed `text-identical`. The seeds
+    are kept as data in `conformance/scenarios/property-seed-histories.jsonl` (one
+    `history.dump` per line): two parallel calls, one result of two text parts and one failed
+    call of one text (a tool's error is one string in most frameworks, so a failure of several
+    texts would judge a split no user wrote); and two parallel calls with text beside a fixture
+    image in one result, two texts in the other, and a tool-produced user message with an
+    image and its provenance. A row that cannot carry a seed's media refuses it, which the
+    properties judge as for any history; the text-only seed is judged on every row.
 
     Read from a file, not written here: hypothesis draws from the short string literals of
     every local module loaded, so literals here would change every history the searches draw.
