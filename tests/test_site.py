@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape
 from html.parser import HTMLParser
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
@@ -336,3 +337,51 @@ def test_a_reproducer_is_there_to_download_where_the_target_writes_one(tmp_path:
     assert f"# Reproducer for {cell} on repro-demo 1.0.0" in script.read_text(encoding="utf-8")
     page = (out / "cells" / f"{cell}.html").read_text(encoding="utf-8")
     assert f'href="../../../../../repro/repro-demo/{cell}.py" download>' in page
+
+
+def test_a_release_page_says_what_a_property_search_observed_beside_its_reason(
+    tmp_path: Path,
+) -> None:
+    """A declared property failure shows the row and message the search found, then the
+    reason; a property that held shows what it held on."""
+
+    def prop(name: str, verdict: str, detail: str, **fields: Any) -> dict[str, Any]:
+        return {
+            "kind": "result",
+            "target": PAI,
+            "target_version": "2.0.0",
+            "cell": f"property/{name}",
+            "property": name,
+            "check": name,
+            "level": "required",
+            "verdict": verdict,
+            "examples": 12,
+            "detail": detail,
+            "reason": None,
+            "link": None,
+        } | fields
+
+    observed = f"{GPT}: text not sent byte for byte: 'a&b'"
+    lines = [
+        *of(PAI, "2.0.0", checks(IMAGE)),
+        prop("deterministic", "pass", "held on 12 histories"),
+        prop(
+            "text-identical",
+            "xfail",
+            f"{observed}\ncounterexample (a seed history, as it is, not shrunk), row {GPT}:",
+            row=GPT,
+            reason=REASON,
+            link=LINK,
+        ),
+    ]
+    folder = tmp_path / "results"
+    import_results([write(tmp_path / "r.jsonl", lines, head=meta(**{PAI: "2.0.0"}))], folder)
+    out = tmp_path / "site"
+    write_site(sorted(folder.glob("*/*.jsonl.gz")), out)
+    page = (out / "frameworks" / PAI / "2.0.0.html").read_text(encoding="utf-8")
+    table = page[page.index('id="properties"') :]
+    assert "held on 12 histories" in table
+    row = table[table.index("<code>text-identical</code>") :].split("</tr>")[0]
+    assert row.index(escape(observed)) < row.index(f"Known deviation: {REASON}")
+    assert f'href="{LINK}"' in row
+    assert "counterexample" not in row  # the first line only: the history is in the API

@@ -16,6 +16,7 @@ from conformance.reports.markdown import level_words, short_digest
 from conformance.reports.words import LEGEND
 
 if TYPE_CHECKING:
+    from conformance.reports.report import PropertyReport
     from conformance.reports.site_api import (
         CellDoc,
         Chip,
@@ -338,7 +339,7 @@ def release_page(release: ReleaseDoc, root: str) -> str:
         rows = "".join(
             f'<tr><th scope="row"><code>{_e(p.name)}</code></th><td>{p.level}</td>'
             f"<td>{_VERDICT_GLYPHS[p.verdict]} {p.verdict}</td><td>{p.examples}</td>"
-            f"<td>{_e(p.reason or _first(p.detail))} {_link(p.link)}</td></tr>"
+            f"<td>{_property_why(p)}</td></tr>"
             for p in release.properties
         )
         out += [
@@ -348,6 +349,15 @@ def release_page(release: ReleaseDoc, root: str) -> str:
             f'<th scope="col">why</th></tr></thead><tbody>{rows}</tbody></table>',
         ]
     return "\n".join(out)
+
+
+def _property_why(found: PropertyReport) -> str:
+    """What the search observed (the detail's first line: the row and the message, or the
+    histories it held on), then, for a declared failure, the reason and its link."""
+    observed = _e(_first(found.detail))
+    if not found.reason:
+        return observed
+    return f"{observed}<br>Known deviation: {_e(found.reason)} {_link(found.link)}".rstrip()
 
 
 def _first(text: str) -> str:
