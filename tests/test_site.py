@@ -385,3 +385,23 @@ def test_a_release_page_says_what_a_property_search_observed_beside_its_reason(
     assert row.index(escape(observed)) < row.index(f"Known deviation: {REASON}")
     assert f'href="{LINK}"' in row
     assert "counterexample" not in row  # the first line only: the history is in the API
+
+
+def test_the_cli_writes_the_site_again_over_its_own_folder_but_never_over_an_input(
+    files: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `nox -s site` run twice: the second run replaces the folder the first one wrote
+    out = tmp_path / "out"
+    folder = files[1].parent.parent
+    args = ["site", str(files[0]), "--results-dir", str(folder), "-o", str(out)]
+    assert main(args) == 0
+    assert main(args) == 0
+    assert (out / "frameworks" / LC / "index.html").exists()
+    capsys.readouterr()
+    # an input inside the folder the site would replace is refused before anything is written
+    kept = out / "results.jsonl"
+    kept.write_bytes(files[0].read_bytes())
+    assert main(["site", str(kept), "--results-dir", str(folder), "-o", str(out)]) == 2
+    assert "is in it; give another folder" in capsys.readouterr().err
+    assert kept.read_bytes() == files[0].read_bytes()
+    assert main(["site", str(files[0]), "--results-dir", str(out), "-o", str(out)]) == 2
