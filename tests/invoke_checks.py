@@ -101,3 +101,19 @@ def repro_prints_the_invoke_payload(
     printed = json.loads(stdout[stdout.index("{") :])
     assert printed["anthropic_version"] == "bedrock-2023-05-31"
     assert printed["messages"] == target.render(row, history)["messages"]
+
+
+def says_what_to_install_without_boto3(
+    target: Any, row: RowRef, module: Any, lookup: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With boto3 not installed (`module.<lookup>`, the target's own distribution lookup, finds
+    none), the invoke row is not supported and the reason says what to install."""
+    real = getattr(module, lookup)
+
+    def installed(name: str) -> str | None:
+        return None if name == "boto3" else real(name)
+
+    monkeypatch.setattr(module, lookup, installed)
+    reason = target.supports(row)
+    assert reason is not None
+    assert "pip install boto3" in reason

@@ -182,15 +182,9 @@ def test_the_invoke_row_through_the_converse_route_fails_the_check(
 def test_without_boto3_the_invoke_row_says_what_to_install(
     target: OpenAIAgentsLiteLLMTarget, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = target_module._installed  # pyright: ignore[reportPrivateUsage]
-
-    def installed(name: str) -> str | None:
-        return None if name == "boto3" else real(name)
-
-    monkeypatch.setattr(target_module, "_installed", installed)
-    reason = target.supports(ROWS[invoke_checks.INVOKE_ROW])
-    assert reason is not None
-    assert "pip install boto3" in reason
+    invoke_checks.says_what_to_install_without_boto3(
+        target, ROWS[invoke_checks.INVOKE_ROW], target_module, "_installed", monkeypatch
+    )
 
 
 def test_invoke_repro_runs_and_prints_the_payload(

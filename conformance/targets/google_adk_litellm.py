@@ -46,8 +46,8 @@ from conformance.targets.google_adk import (
 from conformance.targets.kit import environment
 from conformance.targets.kit import litellm_media_allowed as _allowed
 from conformance.targets.kit import litellm_offline as import_litellm
-from conformance.targets.litellm._routes import BEDROCK_APIS, ENV, ROUTES
-from conformance.targets.litellm._vertex import CREDENTIALS_KEY, VERTEX_APIS, google_auth_missing
+from conformance.targets.litellm._routes import ENV, ROUTES, signing_missing
+from conformance.targets.litellm._vertex import CREDENTIALS_KEY
 
 __all__ = ["INSTALL_HINT", "GoogleADKLiteLLMTarget"]
 
@@ -115,11 +115,7 @@ class GoogleADKLiteLLMTarget:
             return self.unavailable
         if row.api not in ROUTES:
             return f"LiteLLM has no provider prefix for api {row.api!r}"
-        if row.api in BEDROCK_APIS and installed("boto3") is None:
-            return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
-        if row.api in VERTEX_APIS:
-            return google_auth_missing()
-        return None
+        return signing_missing(row.api, installed)
 
     def render(self, row: RowRef, history: History) -> Payload:
         return self._send(row, history)[0]

@@ -32,8 +32,7 @@ from conformance.history import History
 from conformance.targets import litellm as litellm_target
 from conformance.targets.base import RowRef
 from conformance.targets.kit import environment, litellm_media_allowed
-from conformance.targets.litellm._routes import BEDROCK_APIS
-from conformance.targets.litellm._vertex import VERTEX_APIS, google_auth_missing
+from conformance.targets.litellm._routes import signing_missing
 from conformance.targets.openai_agents import OpenAIAgentsTarget
 
 __all__ = ["INSTALL_HINT", "OpenAIAgentsLiteLLMTarget", "route"]
@@ -102,11 +101,7 @@ class OpenAIAgentsLiteLLMTarget(OpenAIAgentsTarget):
             return self.unavailable
         if row.api not in self.models:
             return f"the openai-agents-litellm target has no LiteLLM prefix for api {row.api!r}"
-        if row.api in BEDROCK_APIS and _installed("boto3") is None:
-            return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
-        if row.api in VERTEX_APIS:
-            return google_auth_missing()
-        return None
+        return signing_missing(row.api, _installed)
 
     def settings(self, row: RowRef, base: str) -> Any:
         from agents import ModelSettings

@@ -56,8 +56,12 @@ from conformance.targets.litellm._messages import (
 from conformance.targets.litellm._render import offline_render
 from conformance.targets.litellm._repro import repro_script
 from conformance.targets.litellm._routes import API_KEY as API_KEY
-from conformance.targets.litellm._routes import BEDROCK_APIS, ENV, ROUTES, completion_kwargs
-from conformance.targets.litellm._vertex import VERTEX_APIS, google_auth_missing
+from conformance.targets.litellm._routes import (
+    ENV,
+    ROUTES,
+    completion_kwargs,
+    signing_missing,
+)
 
 __all__ = [
     "DISTRIBUTION",
@@ -120,11 +124,7 @@ class LiteLLMTarget:
             return self.unavailable
         if row.api not in ROUTES:
             return f"the litellm target has no provider prefix for api {row.api!r}"
-        if row.api in BEDROCK_APIS and _installed("boto3") is None:
-            return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
-        if row.api in VERTEX_APIS:
-            return google_auth_missing()
-        return None
+        return signing_missing(row.api, _installed)
 
     def render(self, row: RowRef, history: History) -> Payload:
         return self._send(row, history, to_messages(history))

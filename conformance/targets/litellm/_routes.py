@@ -11,7 +11,7 @@ from conformance.history import (
 )
 from conformance.targets.base import RowRef
 from conformance.targets.litellm._messages import tools_of
-from conformance.targets.litellm._vertex import vertex_route
+from conformance.targets.litellm._vertex import VERTEX_APIS, google_auth_missing, vertex_route
 
 API_KEY = "conformance-not-a-key"
 """A stand-in key: the recorder never checks it and nothing leaves 127.0.0.1."""
@@ -59,6 +59,17 @@ def _bedrock_invoke(row: RowRef, base: str) -> dict[str, Any]:
 
 BEDROCK_APIS = frozenset({"bedrock-converse", "anthropic-bedrock"})
 """The apis LiteLLM signs with botocore (boto3 must be installed)."""
+
+
+def signing_missing(api: str, installed: Callable[[str], str | None]) -> str | None:
+    """Why a row of `api` cannot be sent through LiteLLM in this venv, if it cannot: Bedrock
+    requests are signed with botocore, Vertex AI's with google-auth. `installed` gives a
+    distribution's version, or None (each target's own, so its tests can hide one)."""
+    if api in BEDROCK_APIS and installed("boto3") is None:
+        return "LiteLLM signs Bedrock requests with botocore: pip install boto3"
+    if api in VERTEX_APIS:
+        return google_auth_missing()
+    return None
 
 
 def _huggingface(row: RowRef, base: str) -> dict[str, Any]:
