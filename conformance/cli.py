@@ -46,6 +46,7 @@ from conformance.paths import (
     PathProblem,
     check_folder,
     check_output_file,
+    check_output_folder,
     same_file,
     write_output,
 )
@@ -122,18 +123,9 @@ def _check_output(args: argparse.Namespace) -> None:
             if same_file(Path(out), given):
                 raise PathProblem(f"-o {out}: is an input of this run ({given})")
         return
-    if args.command == "site":
-        # A folder, replaced as a whole (`write_site` replaces only one it wrote): no input
-        # may be it or be inside it, the results folder included.
-        check_folder(Path(out), "-o", writable=True)
-        folder = Path(out).resolve()
-        inputs = [*_inputs(args), *([Path(args.results_dir)] if args.results_dir else [])]
-        for given in inputs:
-            if same_file(Path(out), given) or given.resolve().is_relative_to(folder):
-                raise PathProblem(
-                    f"-o {out}: the site replaces this folder, and {given}, an input of this"
-                    " run, is in it; give another folder"
-                )
+    if args.command == "site":  # a folder `write_site` replaces (only one it wrote)
+        results_dir = [Path(args.results_dir)] if args.results_dir else []
+        check_output_folder(Path(out), "-o", [*_inputs(args), *results_dir])
         return
     check_output_file(Path(out), "-o", _inputs(args))
 

@@ -29,6 +29,7 @@ __all__ = [
     "PathProblem",
     "check_folder",
     "check_output_file",
+    "check_output_folder",
     "check_results_path",
     "is_safe_name",
     "safe_name_problem",
@@ -148,6 +149,19 @@ def check_output_file(path: Path, option: str, inputs: Iterable[Path] = ()) -> N
         if not os.access(path, os.W_OK):
             raise PathProblem(f"{option} {path}: cannot write the file (permission denied)")
     _writable_ancestor(path, option)
+
+
+def check_output_folder(path: Path, option: str, inputs: Iterable[Path] = ()) -> None:
+    """A folder the run replaces as a whole (`conformance site`): a folder or nothing yet, in
+    a place this process can write, and neither one of its inputs nor holding one (through
+    links too). Raises `PathProblem` saying which and what to give."""
+    check_folder(path, option, writable=True)
+    for given in inputs:
+        if same_file(path, given) or _inside(given, path):
+            raise PathProblem(
+                f"{option} {path}: the run replaces this folder, and {given}, an input of this"
+                " run, is in it; give another folder"
+            )
 
 
 def write_atomic(path: Path, text: str) -> None:

@@ -405,3 +405,8 @@ def test_the_cli_writes_the_site_again_over_its_own_folder_but_never_over_an_inp
     assert "is in it; give another folder" in capsys.readouterr().err
     assert kept.read_bytes() == files[0].read_bytes()
     assert main(["site", str(files[0]), "--results-dir", str(out), "-o", str(out)]) == 2
+    # ... and so is one reached through a link from outside it
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(kept)
+    assert main(["site", str(link), "--results-dir", str(folder), "-o", str(out)]) == 2
+    assert kept.read_bytes() == files[0].read_bytes()
