@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import importlib.util
 import json
 import sys
 import types
@@ -215,19 +216,47 @@ def test_histories_are_shared_as_drawn_even_after_a_target_changed_them_in_place
     assert any(b'"type":"image"' in h or b'"type":"audio"' in h for _, h in own.seen)
 
 
-def test_a_search_that_loaded_a_module_is_not_shared() -> None:
-    # Hypothesis draws from the literals of local modules: one loaded during a search may
-    # change what the next search draws, so that search draws for itself.
-    class Loads(ReferenceTarget):
+def test_a_search_draws_the_same_histories_whatever_the_local_modules_say(
+    tmp_path: Path,
+) -> None:
+    # Hypothesis draws from the literals of loaded modules outside site-packages (a framework's
+    # own checkout, this package installed editable); the gate's searches must not: the same
+    # suite and target try the same histories in a maintainer's repository as in ours.
+    before = _Seen()
+    assert not _fresh("total", before, 20).failed
+    source = tmp_path / "adapter_literals.py"
+    words = [f"w{n}" for n in range(300)] + ["", " ", "\\n", "call_1", "get_chart", "42"]
+    source.write_text(f"WORDS = {words!r}\nNUMBERS = {list(range(-50, 300))!r}\n", "utf-8")
+    spec = importlib.util.spec_from_file_location("adapter_literals", source)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["adapter_literals"] = module
+    try:
+        spec.loader.exec_module(module)
+        after = _Seen()
+        assert not _fresh("total", after, 20).failed
+    finally:
+        sys.modules.pop("adapter_literals", None)
+    assert after.seen == before.seen
+    assert len(before.seen) > len(seeds()) * len(ROWS)  # drawn histories, not the seeds alone
+
+
+def test_a_search_that_loaded_a_module_is_still_shared() -> None:
+    # What a search draws does not depend on the modules loaded, so one that loaded a module
+    # (a framework importing a provider's SDK at its first request) gives its histories on.
+    class Loads(_Seen):
         def render(self, row: RowRef, history: History) -> Payload:
             sys.modules.setdefault("_conformance_loaded_by_a_search", types.ModuleType("x"))
             return super().render(row, history)
 
     try:
-        assert not _fresh("total", Loads(), 5).failed
-        assert not _TRIED  # pyright: ignore[reportPrivateUsage]
-        assert not search("total", ReferenceTarget(), ROWS, 5).failed
+        loads = Loads()
+        assert not _fresh("total", loads, 5).failed
         assert _TRIED  # pyright: ignore[reportPrivateUsage]
+        reused = _Seen()
+        assert not search("media-exactly-once", reused, ROWS, 5).failed
+        assert reused.seen == loads.seen
     finally:
         sys.modules.pop("_conformance_loaded_by_a_search", None)
 

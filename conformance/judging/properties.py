@@ -31,13 +31,12 @@ from conformance.judging.observe import (
 from conformance.targets.base import Payload, RowRef, Target
 from conformance.wire import WireFormatError, WireView, digest, locate
 
-# `Property` and `Renders` are public too, and left out on purpose: hypothesis draws from the
-# short string literals of every loaded local module, so a new name here would change every
-# history the gate's searches try, and with them each counterexample reported.
 __all__ = [
     "PROPERTIES",
+    "Property",
     "PropertyFailed",
     "RenderHung",
+    "Renders",
     "cross_provider_replay",
     "deterministic",
     "markers_name_their_calls",

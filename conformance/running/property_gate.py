@@ -25,9 +25,9 @@ that finds no counterexample proves nothing.
 from __future__ import annotations
 
 import copy
-import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -36,6 +36,7 @@ from typing import Any, Final, Protocol
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture import providers as _providers
 
 from conformance.history import History, Media, Text, ToolCall, ToolResult, load
 from conformance.judging import properties
@@ -44,18 +45,17 @@ from conformance.judging.properties import PROPERTIES, Property, PropertyFailed,
 from conformance.scenarios.strategies import DrawnHistory, histories
 from conformance.targets.base import RowRef, Target
 
-# `plan` and `seeds` are public too, and left out on purpose: hypothesis draws from the short
-# string literals of every loaded local module, so a new name here would change the histories
-# the searches try (as `conformance.judging.properties` leaves out `Renders`).
 __all__ = [
     "DEFAULT_EXAMPLES",
     "Declared",
     "PropertyCase",
     "Search",
+    "plan",
     "property_cases",
     "property_lines",
     "run_property",
     "search",
+    "seeds",
     "summarize",
 ]
 
@@ -136,8 +136,6 @@ def seeds() -> tuple[History, ...]:
     image and its provenance. A row that cannot carry a seed's media refuses it, which the
     properties judge as for any history; the text-only seed is judged on every row.
 
-    Read from a file, not written here: hypothesis draws from the short string literals of
-    every local module loaded, so literals here would change every history the searches draw.
     A seed is not shrunk (hypothesis runs explicit examples as they are): a failing seed is
     reported as it is, under its row."""
     data = files("conformance.scenarios").joinpath("property-seed-histories.jsonl").read_bytes()
@@ -147,7 +145,6 @@ def seeds() -> tuple[History, ...]:
 def _seeded(run: Callable[[], None], rows: Sequence[RowRef], *, replay: bool) -> None:
     """Adds each seed on each row to `run`'s explicit examples, in row order (hypothesis runs
     the last added first). For the replay, each row is replayed on the next one."""
-    # Keyword arguments, not a dict's keys: no string literal (see `seeds`).
     examples: list[example] = []
     for history in seeds():
         for index, row in enumerate(rows):
@@ -287,15 +284,10 @@ def _signature(name: str, rows: Sequence[RowRef], config: settings) -> tuple[obj
     from then on each choice depends only on the choices before it and on each example having
     passed. So two searches with the same strategies, rows and settings try the same histories
     in the same order until one of them fails. The phases are left out: those after `generate`
-    only run once an example failed.
-
-    Hypothesis also draws from the string and number literals of every local module loaded
-    (the project's own code, not site-packages), so the modules loaded are part of the
-    signature: a search that loaded a module while it ran is not shared (see `search`). For
-    the same reason no literal is added here: a new one would change the histories tried."""
+    only run once an example failed. The modules loaded are not part of it: the searches draw
+    without the literals of local modules (`_without_local_constants`)."""
     replay = name == "cross-provider-replay"
-    modules = frozenset(sys.modules)
-    return (replay, tuple(rows), repr(settings(config, phases=[Phase.generate])), modules)
+    return (replay, tuple(rows), repr(settings(config, phases=[Phase.generate])))
 
 
 def _recorded(check: _Check, tried: list[tuple[tuple[RowRef, ...], History]]) -> _Check:
@@ -366,9 +358,38 @@ def search(
             return rerun
     recording: list[tuple[tuple[RowRef, ...], History]] = []
     found = _search(name, _fresh(_recorded(check, recording)), target, rows, examples, config)
-    if not found.failed and _signature(name, rows, config) == signature:
+    if not found.failed:
         _TRIED.setdefault(signature, tuple(recording))
     return found
+
+
+@contextmanager
+def _without_local_constants() -> Generator[None]:
+    """Hypothesis's draws without the constants of the project's own source.
+
+    Hypothesis (6.131 on: `providers._get_local_constants`) mixes into what it draws the
+    string and number literals it parses from the source of every loaded module outside
+    site-packages: this package installed editable, a framework's own checkout in its
+    repository, a conftest. So the same suite, framework and hypothesis drew other histories
+    in a maintainer's repository than in the published run, a literal edited in their adapter
+    changed the histories tried on their next pull request, and parsing that source cost each
+    run (0.5 s of this package's alone). Hypothesis has no setting for it; here its pool of
+    local constants is empty while a search draws, and its cache of the constants a draw may
+    take, built from that pool, is cleared on the way in and out. Its own constants (the
+    edge cases it always tries) stay. With a hypothesis that has no such pool, nothing to do."""
+    pool = getattr(_providers, "_get_local_constants", None)
+    cache = getattr(_providers, "CONSTANTS_CACHE", None)
+    empty = getattr(_providers, "Constants", None)
+    if pool is None or cache is None or empty is None:
+        yield
+        return
+    setattr(_providers, "_get_local_constants", empty)  # noqa: B010 (a private name)
+    cache.cache.clear()
+    try:
+        yield
+    finally:
+        setattr(_providers, "_get_local_constants", pool)  # noqa: B010
+        cache.cache.clear()
 
 
 def _search(
@@ -429,7 +450,8 @@ def _search(
         run = one
     _seeded(run, rows, replay=name == "cross-provider-replay")
     try:
-        run()
+        with _without_local_constants():
+            run()
     except (PropertyFailed, _ShrinkBudget, RenderHung):
         pass
     # Hypothesis's own (flaky, several failures: seeds that fail in different places, a hang
