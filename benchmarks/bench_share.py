@@ -21,6 +21,12 @@ the renders the cells needed (issue 27's per-cell goal: at most 1.5).
     python benchmarks/bench_share.py --target pydantic-ai \
         --python .nox/target-pydantic-ai/bin/python [--rate 200] [--py-spy PATH]
 
+The run writes and reuses bytecode, as Python does by default and as the target's nox session
+runs (its `BYTECODE`), after one run unsampled that writes it: on a machine that sets
+PYTHONDONTWRITEBYTECODE=1, pytest's assertion rewriter would otherwise parse and compile the
+modules of every package that registers a pytest plugin (this one, hypothesis, syrupy) in every
+run, and count it as the suite's.
+
 py-spy must be able to attach (`ptrace`); it is the only tool the script needs beside the
 target's venv (`pip install py-spy`).
 """
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import re
 import shutil
 import subprocess
@@ -149,8 +156,11 @@ def main() -> None:
         command += ["--conformance-target", options.target]
         command += ["--conformance-results", str(folder / "results.jsonl")]
         spy = [options.py_spy, "record", "-r", str(options.rate), "-f", "raw", "-o", str(raw)]
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+        subprocess.run(command, cwd=folder, capture_output=True, check=False, env=env)
+        (folder / "results.jsonl").unlink(missing_ok=True)
         done = subprocess.run(
-            [*spy, "--", *command], cwd=folder, capture_output=True, text=True, check=False
+            [*spy, "--", *command], cwd=folder, capture_output=True, text=True, check=False, env=env
         )
         if not raw.exists():
             raise SystemExit(f"py-spy wrote no samples:\n{done.stdout[-2000:]}{done.stderr}")
