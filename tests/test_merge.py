@@ -262,3 +262,26 @@ def test_results_checked_once_are_checked_again_when_new(
     with pytest.raises(ReportError, match="duplicate result for target 'reference'"):
         check_shards(together)
     assert len(calls) == 4
+
+
+def test_merge_keeps_the_hypothesis_version_its_shards_share_and_only_that(
+    tmp_path: Path,
+) -> None:
+    # The version that drew the property searches' histories: another version draws others.
+    drew = meta() | {"hypothesis": "6.170.17"}
+    one = write(tmp_path / "one.jsonl", [result()], head=drew)
+    two = write(tmp_path / "two.jsonl", [result(OTHER)], head=drew)
+    status, out = merge(tmp_path, one, two)
+    assert status == 0
+    assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["hypothesis"] == "6.170.17"
+    other = write(
+        tmp_path / "other.jsonl", [result(OTHER)], head=meta() | {"hypothesis": "6.171.0"}
+    )
+    out.unlink()
+    status, out = merge(tmp_path, one, other)
+    assert status == 0
+    assert "hypothesis" not in json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    out.unlink()
+    status, out = merge(tmp_path, one, write(tmp_path / "old.jsonl", [result(OTHER)]))
+    assert status == 0  # a shard older than the field says nothing of its draws
+    assert "hypothesis" not in json.loads(out.read_text(encoding="utf-8").splitlines()[0])

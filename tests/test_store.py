@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import gzip
 import json
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conformance.cli import main
+from conformance.reports.lines import MetaLine
 from conformance.reports.results import ReportError, load_results, read_meta
 from conformance.reports.store import import_results, release_files, stored_results
 from conformance.running import runlog
@@ -114,3 +116,9 @@ def test_the_meta_line_names_the_suites_commit(monkeypatch: pytest.MonkeyPatch) 
     assert list(line)[:3] == ["kind", "suite_version", "suite_commit"]
     parsed = json.loads(json.dumps(line))
     assert parsed["suite_commit"] == "0123abc"
+
+
+def test_the_meta_line_names_the_hypothesis_that_drew_the_histories() -> None:
+    line = runlog.meta_line("0.1.0", Path("m.yaml"), "d", {"x": "1"})
+    assert line["hypothesis"] == version("hypothesis")
+    assert MetaLine.model_validate(line).hypothesis == version("hypothesis")

@@ -126,6 +126,9 @@ class MetaLine(FrozenModel):
     sdk_versions: dict[_Name, dict[_Name, _Name]] = {}
     """Target name -> distribution -> version of the SDKs it drives (its `sdk_versions`)."""
     python: _Name
+    hypothesis: str | None = None
+    """The hypothesis version the property searches drew their histories with: another one
+    draws others (absent in files older than the field)."""
     date: AwareDatetime
     as_of: Date | None = None
     """The matrix's `as_of`; absent in files written before the matrix had one."""

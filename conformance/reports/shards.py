@@ -142,7 +142,15 @@ def merge_results(results: Results, *, known: Mapping[bytes, ResultLine] | None 
     first = results.files[0].meta
     meta = first.model_dump(
         mode="json",
-        exclude={"suite_commit", "as_of", "lifecycle", "run", "merged_from", "sdk_versions"},
+        exclude={
+            "suite_commit",
+            "hypothesis",
+            "as_of",
+            "lifecycle",
+            "run",
+            "merged_from",
+            "sdk_versions",
+        },
     ) | {
         "targets": targets_of(results),
         "deviations": {
@@ -154,6 +162,9 @@ def merge_results(results: Results, *, known: Mapping[bytes, ResultLine] | None 
     }
     if first.suite_commit is not None:
         meta["suite_commit"] = first.suite_commit
+    drew = {file.meta.hypothesis for file in results.files}
+    if len(drew) == 1 and first.hypothesis is not None:  # shards drawn by one hypothesis
+        meta["hypothesis"] = first.hypothesis
     if first.as_of is not None:  # written as the plugin writes it: only where the matrix has it
         meta["as_of"] = first.as_of.isoformat()
     if first.lifecycle:

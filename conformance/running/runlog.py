@@ -31,6 +31,7 @@ import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib.metadata import version
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Final
 
@@ -333,6 +334,7 @@ def meta_line(
         "matrix_digest": digest,
         "targets": targets,
         "python": platform.python_version(),
+        "hypothesis": version("hypothesis"),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         **extra,
     }
