@@ -11,6 +11,8 @@
 - `NothingApplies` declares every content type not applicable: no cell applies, nothing is
   carried, and no figure looks good.
 - `BadNotApplicable` declares a feature that does not exist: the run stops and says so.
+- `ServesOneModel` does not serve one model row, and `CannotRunHere` cannot run at all: the
+  cells they do not run are skipped with the reason, before setup, never judged.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from mutants import _Mutant  # pyright: ignore[reportPrivateUsage]
 
 __all__ = [
     "BadNotApplicable",
+    "CannotRunHere",
     "NoPromptStyle",
     "NothingApplies",
     "RefusesAndChangesHistory",
     "RefusesEverything",
+    "ServesOneModel",
 ]
 
 
@@ -82,3 +86,19 @@ class BadNotApplicable(_Mutant):
 
     name = "mutant-bad-not-applicable"
     not_applicable: ClassVar[dict[str, str]] = {"style:prompts": "a typo"}
+
+
+class ServesOneModel(_Mutant):
+    """The reference without OpenAI's audio model, like a framework without a client for it."""
+
+    name = "mutant-serves-one-model"
+
+    def supports(self, row: RowRef) -> str | None:
+        return f"no client for {row.family} here" if row.family == "gpt-audio" else None
+
+
+class CannotRunHere(_Mutant):
+    """A target whose framework is not installed."""
+
+    name = "mutant-cannot-run-here"
+    unavailable = "its framework is not installed here"

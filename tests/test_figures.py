@@ -94,6 +94,44 @@ def test_the_reference_carries_every_carriable_cell(project: pytest.Pytester) ->
     assert capability.carried == capability.carriable > 0
 
 
+def test_cells_a_target_does_not_run_are_skipped_at_setup_with_their_lines(
+    project: pytest.Pytester,
+) -> None:
+    # Skipped before setup: no call phase runs (a framework serving few rows skips most tests).
+    project.makeconftest(
+        "PHASES = []\n"
+        "def pytest_runtest_logreport(report):\n"
+        "    if report.skipped:\n"
+        "        PHASES.append(report.when)\n"
+        "def pytest_sessionfinish(session):\n"
+        "    open('phases.txt', 'w').write(' '.join(sorted(set(PHASES))))\n"
+    )
+    cells = _cells("openai-chat")
+    for target, reason in [
+        ("figure_mutants:ServesOneModel", "no client for gpt-audio here"),
+        ("figure_mutants:CannotRunHere", "its framework is not installed here"),
+    ]:
+        report = _run(project, target, "openai-chat")
+        lines = [json.loads(x) for x in (project.path / "r.jsonl").read_text().splitlines()[1:-1]]
+        (project.path / "r.jsonl").unlink()
+        skipped = [x for x in lines if x["verdict"] == "skip"]
+        audio = [x for x in lines if x["row"] == "openai-chat/gpt-audio"]
+        assert (project.path / "phases.txt").read_text() == "setup"
+        assert {x["detail"] for x in skipped} == {reason}
+        assert all(x["outcome"] is None and x["reason"] is None for x in skipped)
+        if target.endswith("ServesOneModel"):
+            assert skipped == audio
+            assert {x["na"] for x in skipped} == {"unserved"}
+            assert all(x["verdict"] == "pass" for x in lines if x not in audio)
+            assert report.targets[0].totals.not_applicable == len(
+                [c for c in cells if c.row_id == "openai-chat/gpt-audio"]
+            )
+        else:
+            assert skipped == lines  # every cell, counted against compliance: no `na`
+            assert all("na" not in x for x in skipped)
+            assert {x["check"] for x in skipped} >= {"outcome", "text-identical"}
+
+
 # ---- not applicable -----------------------------------------------------------------------
 
 
