@@ -77,3 +77,13 @@ def test_the_generator_counts_what_the_results_say(tmp_path: Path) -> None:
         tables_in(doc)
     doc.write_text(f"{BEGIN}a --target b -->\n| x |\n{END}\n", encoding="utf-8")
     assert tables_in(doc) == [("a --target b", f"{BEGIN}a --target b -->\n| x |\n{END}\n")]
+
+
+def test_the_totals_line_says_one_property_and_one_cell_in_the_singular() -> None:
+    from conformance.adoption.classes import Class, render_classes
+
+    one = Class(title="t", sample="s", cells={"a/b/image/inline/result"}, properties={"property/x"})
+    text = render_classes([one], command="r --target t")
+    assert "1 cell and 1 property fail a required check" in text
+    two = Class(title="t", sample="s", cells={"a", "b"}, properties={"p", "q"})
+    assert "2 cells and 2 properties fail" in render_classes([two], command="r --target t")

@@ -116,6 +116,10 @@ def _cell(text: str) -> str:
     return " ".join(text.replace("|", "\\|").split())
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def render_classes(found: Sequence[Class], *, command: str) -> str:
     """The table with its two comments and a line of totals above it."""
     cells = sum(len(c.cells) for c in found)
@@ -123,7 +127,8 @@ def render_classes(found: Sequence[Class], *, command: str) -> str:
     properties = sum(len(c.properties) for c in found)
     lines = [
         f"{BEGIN}{command} -->",
-        f"{cells} cells and {properties} properties fail a required check; {uncertain} of the"
+        f"{_count(cells, 'cell', 'cells')} and {_count(properties, 'property', 'properties')}"
+        f" fail a required check; {uncertain} of the"
         " cells rest on unsettled expectations (`known: uncertain`), counted apart. A cell is"
         " counted once, in the class of the rule that gives its reason.",
         "",
@@ -133,8 +138,7 @@ def render_classes(found: Sequence[Class], *, command: str) -> str:
     for the in found:
         counted = [str(len(the.cells))] if the.cells else []
         if the.properties:
-            n = len(the.properties)
-            counted.append(f"{n} {'property' if n == 1 else 'properties'}")
+            counted.append(_count(len(the.properties), "property", "properties"))
         checks = ", ".join(f"{name} {n}" for name, n in sorted(the.checks.items(), key=_worst))
         lines.append(
             f"| {_cell(the.title)} | {' + '.join(counted)} | {len(the.uncertain)}"
