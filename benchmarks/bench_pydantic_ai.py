@@ -111,12 +111,26 @@ def _version(mirror: Path | None, commit: str) -> str:
 
 
 def _venv(checkout: Path, venv: Path, version: str, uv: str) -> Path:
-    """A venv with their locked test dependencies; reused when it was built for this lock."""
+    """A venv with their locked test dependencies; reused when it was built for this lock.
+    Their own packages are installed from `checkout` in either case: an editable install of
+    an earlier invocation points at that invocation's export, gone since."""
     python = venv / "bin" / "python"
     lock = (checkout / "uv.lock").read_bytes()
     stamp = venv / ".bench-lock"
-    if python.exists() and stamp.exists() and stamp.read_bytes() == lock:
-        return python
+    if not (python.exists() and stamp.exists() and stamp.read_bytes() == lock):
+        _dependencies(checkout, venv, python, uv)
+        stamp.write_bytes(lock)
+    editable = [arg for member in MEMBERS for arg in ("-e", str(checkout / member))]
+    subprocess.run(
+        [uv, "pip", "install", "-q", "-p", str(python), "--no-deps", *editable],
+        env={**os.environ, "UV_DYNAMIC_VERSIONING_BYPASS": version},
+        check=True,
+    )
+    return python
+
+
+def _dependencies(checkout: Path, venv: Path, python: Path, uv: str) -> None:
+    """Their locked test dependencies, their own packages left out, in a new `venv`."""
     extras = [arg for extra in EXTRAS for arg in ("--extra", extra)]
     export = [uv, "export", "--frozen", "--no-hashes", "--no-emit-workspace"]
     exported = subprocess.run(
@@ -138,14 +152,6 @@ def _venv(checkout: Path, venv: Path, version: str, uv: str) -> Path:
     subprocess.run(
         [uv, "pip", "install", "-q", "-p", str(python), "-r", str(requirements)], check=True
     )
-    editable = [arg for member in MEMBERS for arg in ("-e", str(checkout / member))]
-    subprocess.run(
-        [uv, "pip", "install", "-q", "-p", str(python), "--no-deps", *editable],
-        env={**os.environ, "UV_DYNAMIC_VERSIONING_BYPASS": version},
-        check=True,
-    )
-    stamp.write_bytes(lock)
-    return python
 
 
 def _counts(output: str) -> dict[str, int]:
