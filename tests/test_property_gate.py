@@ -467,3 +467,22 @@ def test_the_seeds_are_the_fixtures_and_the_shapes_they_are_kept_for() -> None:
     ]
     produced = [i for i in with_image if isinstance(i, Message) and i.source is not None]
     assert [(m.source.tool_call_id if m.source else None) for m in produced] == ["call_1"]
+
+
+def test_a_hypothesis_without_a_local_constant_pool_is_left_as_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 6.100, the oldest hypothesis the package allows, has no `providers` module at all (a
+    # search there was checked by hand: the reference's eight properties pass).
+    from hypothesis.internal import conjecture
+    from hypothesis.internal.conjecture import providers
+
+    pool = providers._get_local_constants  # pyright: ignore[reportPrivateUsage]
+    with monkeypatch.context() as patched:
+        patched.delattr(conjecture, "providers")
+        patched.setitem(sys.modules, "hypothesis.internal.conjecture.providers", None)
+        with property_gate._without_local_constants():  # pyright: ignore[reportPrivateUsage]
+            assert providers._get_local_constants is pool  # pyright: ignore[reportPrivateUsage]
+    with property_gate._without_local_constants():  # pyright: ignore[reportPrivateUsage]
+        assert providers._get_local_constants is not pool  # pyright: ignore[reportPrivateUsage]
+    assert providers._get_local_constants is pool  # pyright: ignore[reportPrivateUsage]

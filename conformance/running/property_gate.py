@@ -36,7 +36,6 @@ from typing import Any, Final, Protocol
 import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
-from hypothesis.internal.conjecture import providers as _providers
 
 from conformance.history import History, Media, Text, ToolCall, ToolResult, load
 from conformance.judging import properties
@@ -367,16 +366,23 @@ def search(
 def _without_local_constants() -> Generator[None]:
     """Hypothesis's draws without the constants of the project's own source.
 
-    Hypothesis (6.131 on: `providers._get_local_constants`) mixes into what it draws the
+    Hypothesis (6.170 here: `providers._get_local_constants`) mixes into what it draws the
     string and number literals it parses from the source of every loaded module outside
     site-packages: this package installed editable, a framework's own checkout in its
     repository, a conftest. So the same suite, framework and hypothesis drew other histories
     in a maintainer's repository than in the published run, a literal edited in their adapter
-    changed the histories tried on their next pull request, and parsing that source cost each
-    run (0.5 s of this package's alone). Hypothesis has no setting for it; here its pool of
+    changed the histories tried on their next pull request, and parsing that source cost a
+    run in a folder without `.hypothesis/constants/` (0.5 s for this package's alone).
+    Hypothesis has no setting for it; here its pool of
     local constants is empty while a search draws, and its cache of the constants a draw may
     take, built from that pool, is cleared on the way in and out. Its own constants (the
-    edge cases it always tries) stay. With a hypothesis that has no such pool, nothing to do."""
+    edge cases it always tries) stay. With a hypothesis that has no such pool (6.100, the
+    oldest allowed, has no `providers` module at all), nothing to do."""
+    try:
+        from hypothesis.internal.conjecture import providers as _providers
+    except ImportError:
+        yield
+        return
     pool = getattr(_providers, "_get_local_constants", None)
     cache = getattr(_providers, "CONSTANTS_CACHE", None)
     empty = getattr(_providers, "Constants", None)
