@@ -296,6 +296,13 @@ _LLAMAINDEX_PINS.update(
         for old in ("0.14.17", "0.14.10")
     }
 )
+HYPOTHESIS = "hypothesis==6.170.17"
+"""The hypothesis the framework sessions draw their property histories with: the version in the
+meta line (`hypothesis`) of every committed results file. Another version draws other
+histories, so a session on a fresh machine, with the latest hypothesis, could write other
+property counterexamples, or other verdicts, than those committed. Bump it with a rerun of
+every target (`tests/test_preflight.py` checks the committed files against it)."""
+
 PINS = {
     "langchain": {v: pins.split() for v, pins in _LANGCHAIN_PINS.items()},
     "llamaindex": {v: pins.split() for v, pins in _LLAMAINDEX_PINS.items()},
@@ -434,7 +441,7 @@ def target(session: nox.Session, name: str) -> None:
     only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it
     if only and only not in versions:
         session.error(f"{name} has no release {only!r} in TARGETS; known: {', '.join(versions)}")
-    session.install("-e", ".", "hypothesis", "pyright")  # pytest, syrupy; SDKs with the target
+    session.install("-e", ".", HYPOTHESIS, "pyright")  # pytest, syrupy; SDKs with the target
     REPORT.mkdir(exist_ok=True)
     env = {"CONFORMANCE_REQUIRE_TARGETS": "1"}  # a missing dependency fails here, never skips
     pins = PINS.get(name)
@@ -541,7 +548,7 @@ def _bridge_target(session: nox.Session, name: str) -> None:
     (the machine's Node and npm, packages from the registry as the lockfile pins them), then the
     matrix and the properties per release as for a Python target, its tests and its type check."""
     folder, releases = BRIDGE_TARGETS[name]
-    session.install("-e", ".", "hypothesis", "pyright")
+    session.install("-e", ".", HYPOTHESIS, "pyright")
     REPORT.mkdir(exist_ok=True)
     selector = "CONFORMANCE_" + name.upper().replace("-", "_")
     only = os.environ.get("CONFORMANCE_RELEASE")  # one release, as a CI job runs it

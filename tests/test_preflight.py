@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from conformance import cli
+from conformance.reports.results import read_meta
 from results_data import ALL_PASS, meta, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -419,3 +420,13 @@ def test_the_session_stops_on_such_a_table(
     with pytest.raises(AssertionError, match=r"VARIANTS in noxfile\.py: litellm: variant"):
         noxfile.target(session, "pydantic-ai")
     assert not session.calls  # before anything is installed or run
+
+
+def test_every_committed_results_file_was_drawn_with_the_sessions_hypothesis() -> None:
+    # Another hypothesis draws other property histories: a committed file drawn with another
+    # version than the sessions install could not be written again by rerunning its session.
+    pinned = _noxfile().HYPOTHESIS.removeprefix("hypothesis==")
+    files = sorted((ROOT / "results").glob("*/*.jsonl.gz"))
+    assert files
+    drawn = {path.relative_to(ROOT).as_posix(): read_meta(path).hypothesis for path in files}
+    assert {path: version for path, version in drawn.items() if version != pinned} == {}
