@@ -387,6 +387,29 @@ def test_a_release_page_says_what_a_property_search_observed_beside_its_reason(
     assert "counterexample" not in row  # the first line only: the history is in the API
 
 
+def test_a_release_page_names_the_hypothesis_that_drew_its_property_histories(
+    tmp_path: Path,
+) -> None:
+    drawn = meta(**{PAI: "2.0.0"}) | {"hypothesis": "6.170.17"}
+    older = meta(**{PAI: "1.0.0"})  # a file written before the field
+    folder = tmp_path / "results"
+    import_results(
+        [
+            write(tmp_path / "new.jsonl", of(PAI, "2.0.0", checks(IMAGE)), head=drawn),
+            write(tmp_path / "old.jsonl", of(PAI, "1.0.0", checks(IMAGE)), head=older),
+        ],
+        folder,
+    )
+    out = tmp_path / "site"
+    write_site(sorted(folder.glob("*/*.jsonl.gz")), out)
+    new = (out / "frameworks" / PAI / "2.0.0.html").read_text(encoding="utf-8")
+    old = (out / "frameworks" / PAI / "1.0.0.html").read_text(encoding="utf-8")
+    assert "<dt>Hypothesis</dt><dd>6.170.17 (it drew the property histories)</dd>" in new
+    assert "<dt>Hypothesis</dt><dd>not recorded" in old
+    doc = json.loads((out / "api" / "v1" / "releases" / PAI / "2.0.0.json").read_text("utf-8"))
+    assert doc["hypothesis"] == "6.170.17"
+
+
 def test_the_cli_writes_the_site_again_over_its_own_folder_but_never_over_an_input(
     files: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

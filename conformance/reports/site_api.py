@@ -115,6 +115,9 @@ class ReleaseDoc(_Model):
     suite_version: str
     suite_commit: str | None
     python: str
+    hypothesis: str | None = None
+    """The hypothesis version that drew the property searches' histories (another draws
+    others), where the file records it."""
     date: str
     command: list[str] | None
     """The command the run was started with, where the file records it."""
@@ -280,6 +283,7 @@ def _release_doc(
         suite_version=meta.suite_version if meta else "",
         suite_commit=meta.suite_commit if meta else None,
         python=meta.python if meta else "",
+        hypothesis=meta.hypothesis if meta else None,
         date=release.date,
         command=list(meta.run.command) if meta and meta.run else None,
         complete=True,

@@ -298,6 +298,10 @@ def release_page(release: ReleaseDoc, root: str) -> str:
         ),
         ("SDKs", sdks),
         ("Python", _e(release.python)),
+        (
+            "Hypothesis",
+            _e(release.hypothesis or "not recorded") + " (it drew the property histories)",
+        ),
         ("Run", _e(release.date)),
         ("Command", f"<code>{_e(' '.join(release.command or ['not recorded']))}</code>"),
         ("Complete", "yes" if release.complete else "no"),
