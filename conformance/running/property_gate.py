@@ -373,11 +373,12 @@ def _without_local_constants() -> Generator[None]:
     in a maintainer's repository than in the published run, a literal edited in their adapter
     changed the histories tried on their next pull request, and parsing that source cost a
     run in a folder without `.hypothesis/constants/` (0.5 s for this package's alone).
-    Hypothesis has no setting for it; here its pool of
-    local constants is empty while a search draws, and its cache of the constants a draw may
-    take, built from that pool, is cleared on the way in and out. Its own constants (the
-    edge cases it always tries) stay. With a hypothesis that has no such pool (6.100, the
-    oldest allowed, has no `providers` module at all), nothing to do."""
+
+    Hypothesis has no setting for it; here its pool of local constants is empty while a
+    search draws, and its cache of the constants a draw may take, built from that pool, is
+    cleared on the way in and out. Its own constants (the edge cases it always tries) stay.
+    With a hypothesis that has no such pool (6.100, the oldest allowed, has no `providers`
+    module at all), nothing to do."""
     try:
         from hypothesis.internal.conjecture import providers as _providers
     except ImportError:
