@@ -13,6 +13,8 @@
 - `BadNotApplicable` declares a feature that does not exist: the run stops and says so.
 - `ServesOneModel` does not serve one model row, and `CannotRunHere` cannot run at all: the
   cells they do not run are skipped with the reason, before setup, never judged.
+  `SupportsRaises` crashes while saying whether it serves a row: each of that row's cells
+  fails with the error, and keeps its line.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ __all__ = [
     "RefusesAndChangesHistory",
     "RefusesEverything",
     "ServesOneModel",
+    "SupportsRaises",
 ]
 
 
@@ -102,3 +105,14 @@ class CannotRunHere(_Mutant):
 
     name = "mutant-cannot-run-here"
     unavailable = "its framework is not installed here"
+
+
+class SupportsRaises(_Mutant):
+    """The reference, whose `supports` raises for OpenAI's audio model."""
+
+    name = "mutant-supports-raises"
+
+    def supports(self, row: RowRef) -> str | None:
+        if row.family == "gpt-audio":
+            raise RuntimeError("no model list for gpt-audio")
+        return None

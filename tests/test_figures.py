@@ -132,6 +132,21 @@ def test_cells_a_target_does_not_run_are_skipped_at_setup_with_their_lines(
             assert {x["check"] for x in skipped} >= {"outcome", "text-identical"}
 
 
+def test_a_target_whose_supports_raises_fails_those_cells_and_keeps_their_lines(
+    project: pytest.Pytester,
+) -> None:
+    report = _run(project, "figure_mutants:SupportsRaises", "openai-chat")
+    lines = [json.loads(x) for x in (project.path / "r.jsonl").read_text().splitlines()[1:-1]]
+    audio = [x for x in lines if x["row"] == "openai-chat/gpt-audio"]
+    expected = {(c.id, check) for c in _cells("openai-chat") for check in ("outcome",)}
+    assert expected <= {(x["cell"], x["check"]) for x in lines}  # no line lost
+    assert audio
+    assert {x["verdict"] for x in audio} == {"fail"}
+    assert all("no model list for gpt-audio" in x["detail"] for x in audio)
+    assert all(x["verdict"] == "pass" for x in lines if x not in audio)
+    assert report.targets[0].totals.not_applicable == 0
+
+
 # ---- not applicable -----------------------------------------------------------------------
 
 

@@ -402,6 +402,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     if state is None or not isinstance(case, Case):
         return
     target = state.targets[case.target]
+    record = _record(target, case)
+    entry = (_RECORD, record)
+    item.user_properties.append(entry)  # a target whose `supports` raises still gets its line
     unavailable = getattr(target, "unavailable", None)
     declared = None
     reason = unavailable
@@ -409,12 +412,11 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         declared = not_applicable_reason(state.not_applicable.get(case.target, {}), case.cell)
         reason = declared or target.supports(row_ref(case.cell))
     if not reason:
+        item.user_properties.remove(entry)  # the test writes its own
         return
-    record = _record(target, case)
     record["detail"] = reason
     if not unavailable:
         record["na"] = "declared" if declared else "unserved"
-    item.user_properties.append((_RECORD, record))
     pytest.skip(reason)
 
 
