@@ -405,7 +405,7 @@ def test_a_release_page_names_the_hypothesis_that_drew_its_property_histories(
     new = (out / "frameworks" / PAI / "2.0.0.html").read_text(encoding="utf-8")
     old = (out / "frameworks" / PAI / "1.0.0.html").read_text(encoding="utf-8")
     assert "<dt>Hypothesis</dt><dd>6.170.17 (it drew the property histories)</dd>" in new
-    assert "<dt>Hypothesis</dt><dd>not recorded" in old
+    assert "<dt>Hypothesis</dt><dd>not recorded</dd>" in old
     doc = json.loads((out / "api" / "v1" / "releases" / PAI / "2.0.0.json").read_text("utf-8"))
     assert doc["hypothesis"] == "6.170.17"
 

@@ -300,7 +300,9 @@ def release_page(release: ReleaseDoc, root: str) -> str:
         ("Python", _e(release.python)),
         (
             "Hypothesis",
-            _e(release.hypothesis or "not recorded") + " (it drew the property histories)",
+            f"{_e(release.hypothesis)} (it drew the property histories)"
+            if release.hypothesis
+            else "not recorded",
         ),
         ("Run", _e(release.date)),
         ("Command", f"<code>{_e(' '.join(release.command or ['not recorded']))}</code>"),
