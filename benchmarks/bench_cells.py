@@ -14,7 +14,12 @@ machine):
 
 The ratios of the suite to the bare test are what the README quotes.
 
-    python benchmarks/bench_cells.py [--rounds 5]
+With `--select EXPR` the suite runs only the tests `-k EXPR` selects, and the bare test has as
+many: `--select "not cassette and not property"` leaves out the checks that import and drive
+the provider SDKs and the property searches, so what is left is what a plain cell costs over
+pytest's own per-test floor.
+
+    python benchmarks/bench_cells.py [--rounds 5] [--select EXPR]
 """
 
 from __future__ import annotations
@@ -44,10 +49,14 @@ def _checked(done: Run, cwd: Path) -> Run:
 def main() -> None:
     parser = argparse.ArgumentParser(description="Per-cell cost of the conformance suite.")
     parser.add_argument("--rounds", type=int, default=5)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--select", help="run only the suite's tests `-k SELECT` selects")
+    options = parser.parse_args()
+    rounds = options.rounds
 
     # The main job's own selection: only the module holding the generated test is collected.
     suite_args = ["-o", "python_files=test_matrix.py", "-m", "conformance"]
+    if options.select:
+        suite_args += ["-k", options.select]
     n = _count(ROOT, suite_args)
     with tempfile.TemporaryDirectory() as tmp:
         bare = Path(tmp)
@@ -82,7 +91,8 @@ def main() -> None:
     def per(values: dict[str, float], name: str, base: str) -> float:
         return (values[name] - values[base]) / n * 1000
 
-    print(f"tests per run: {n} (the conformance matrix on the reference target)")
+    chosen = f", `-k {options.select}`" if options.select else ""
+    print(f"tests per run: {n} (the conformance matrix on the reference target{chosen})")
     print(
         f"rounds: {rounds}, medians; empty project: {wall['empty']:.2f} s, {cpu['empty']:.2f} s CPU"
     )
