@@ -15,6 +15,9 @@ Options (all under `--conformance-*`, or the `conformance_*` ini keys):
   check); `--conformance-record double|live` records them instead (`nox -s record`).
 - `--conformance-api`, `--conformance-check`, `--conformance-level`: run a part of the matrix
   (`conformance.running.selection`).
+- `--conformance-items check|cell` (ini `conformance_items`): one test per cell and check (the
+  default), or one per cell judging each of its checks in turn; the results lines are the same
+  either way, and a cell test fails if any of its checks does.
 
 The plugin stays inert until a project configures it (`[tool.conformance]` in pyproject.toml,
 a `conformance_*` ini key or a `--conformance-*` option; `conformance.running.config`); a test
@@ -113,7 +116,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="histories each property tries per target (default: the gate's,"
         " conformance.running.property_gate.DEFAULT_EXAMPLES); 0 leaves the properties out",
     )
+    group.addoption(
+        "--conformance-items",
+        choices=("check", "cell"),
+        help="one test per cell and check (check, the default) or one per cell, judging all its"
+        " checks (cell: fewer pytest items, the same results lines)",
+    )
     selection.addoptions(group)
+    parser.addini("conformance_items", "check or cell: what one generated test is", default="")
     parser.addini("conformance_matrix", "matrix.yaml to generate tests from", default="")
     parser.addini("conformance_snapshots", "snapshot folder (default snapshots)", default="")
     parser.addini("conformance_deviations", "folder of deviations files, <target>.yaml", default="")
@@ -126,10 +136,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a generated conformance test")
     if not configured(config):
         return  # inert: nothing else is imported, read or generated
-    # The snapshot check's `assert` shows syrupy's diff only when pytest rewrites the module
-    # that asserts. Which installed modules pytest marks on its own depends on the files a
-    # distribution's RECORD lists (an editable install lists none of the package), so say it.
-    pytest.register_assert_rewrite("conformance.running.engine")
     from conformance.running import engine
 
     engine.configure(config)

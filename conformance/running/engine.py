@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import sys
+import traceback
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
@@ -68,10 +70,13 @@ if TYPE_CHECKING:
     from syrupy.assertion import SnapshotAssertion
     from syrupy.types import PropertyFilter, PropertyMatcher, SerializableData, SerializedData
 
-__all__ = ["Case", "PayloadSnapshot", "configure", "run_case"]
+__all__ = ["Case", "CellCase", "PayloadSnapshot", "configure", "run_case"]
 
 _STATE = pytest.StashKey["_State"]()
 _RECORD = "conformance"
+
+Items = Literal["check", "cell"]
+ITEMS: tuple[Items, ...] = ("check", "cell")
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,24 @@ class Case:
     @property
     def id(self) -> str:
         return f"{self.target}:{self.cell.id}:{self.check}"
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        return (self.check,)
+
+
+@dataclass(frozen=True)
+class CellCase:
+    """One generated test with `--conformance-items cell`: every check of a cell on a target,
+    each still writing its own results line."""
+
+    target: str
+    cell: CellSpec
+    checks: tuple[Check, ...]
+
+    @property
+    def id(self) -> str:
+        return f"{self.target}:{self.cell.id}"
 
 
 @dataclass
@@ -127,6 +150,8 @@ class _State:
     """`--conformance-isolate`: every target renders in a worker process."""
     layers: dict[str, Any] = field(default_factory=dict[str, Any])
     """Per target and row, the layers it goes through (`conformance.running.layers`)."""
+    items: Items = "check"
+    """`--conformance-items`: one test per cell and check (the default), or one per cell."""
 
     def load(self) -> Matrix:
         if self.matrix is None:
@@ -244,6 +269,7 @@ def configure(config: pytest.Config) -> None:
     )
     state.updating = bool(getattr(config.option, "update_snapshots", False))
     state.isolate = bool(config.getoption("conformance_isolate", False))
+    state.items = _items(config)
     state.record = cast("Origin | None", config.getoption("conformance_record"))
     state.cassettes = settings.cassettes
     if state.record == "live" and os.environ.get("CI"):
@@ -274,6 +300,21 @@ def configure(config: pytest.Config) -> None:
     state.load()  # configured: a bad matrix, target or deviations file stops the run here
 
 
+def _items(config: pytest.Config) -> Items:
+    """`--conformance-items`, else the `conformance_items` ini key, else `check`."""
+    given = cast("str | None", config.getoption("conformance_items", None))
+    if given:
+        return cast("Items", given)
+    ini = str(config.getini("conformance_items")).strip()
+    if ini and ini not in ITEMS:
+        where = shown_path(config.inipath) if config.inipath is not None else "the ini file"
+        raise pytest.UsageError(
+            f"{where}: conformance_items = {ini!r}: give `check` (one test per cell and check)"
+            " or `cell` (one test per cell)"
+        )
+    return "cell" if ini == "cell" else "check"
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "conformance_case" not in metafunc.fixturenames:
         return
@@ -281,15 +322,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if state is None:
         return  # not this run's engine (a nested pytest run); `conformance.plugin` says why
     matrix = state.load()
-    cases: list[Case | PropertyCase] = [
-        Case(spec, cell, check)
-        for spec in state.target_specs
-        for cell in matrix.all_cells()
-        for check in applicable_checks(
-            cell, sdk_schema=state.sdk_schema, cassette=state.wants_cassettes(spec)
-        )
-        if state.record is None or check == "cassette"  # recording runs the cassette check alone
-    ]
+    cases: list[Case | CellCase | PropertyCase] = []
+    for spec in state.target_specs:
+        for cell in matrix.all_cells():
+            checks: tuple[Check, ...] = applicable_checks(
+                cell, sdk_schema=state.sdk_schema, cassette=state.wants_cassettes(spec)
+            )
+            if state.record is not None:  # recording runs the cassette check alone
+                checks = ("cassette",) if "cassette" in checks else ()
+            if state.items == "cell":
+                cases += [CellCase(spec, cell, checks)] if checks else []
+            else:
+                cases += [Case(spec, cell, check) for check in checks]
     if state.record is None:
         cases += property_cases(state.target_specs, state.property_examples)
     metafunc.parametrize(
@@ -298,9 +342,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     )
 
 
-def _test_id(state: _State, case: Case | PropertyCase) -> str:
-    """`<target name>:<cell>:<check>`: the target as the results and reports name it, not
-    the `module:attr` that found it (the name is unique per run: `_State.load`)."""
+def _test_id(state: _State, case: Case | CellCase | PropertyCase) -> str:
+    """`<target name>:<cell>:<check>` (`<target name>:<cell>` for a cell test): the target as
+    the results and reports name it, not the `module:attr` that found it (the name is unique
+    per run: `_State.load`)."""
     return state.targets[case.target].name + case.id[len(case.target) :]
 
 
@@ -324,10 +369,10 @@ class PayloadSnapshot(SingleFileSnapshotExtension):
         return snapshot_text(data)
 
     @staticmethod
-    def _case(test_location: PyTestLocation) -> Case | None:
+    def _case(test_location: PyTestLocation) -> Case | CellCase | None:
         params = getattr(getattr(test_location.item, "callspec", None), "params", {})
         case = params.get("conformance_case")
-        return case if isinstance(case, Case) else None
+        return case if isinstance(case, Case | CellCase) else None
 
     @classmethod
     def dirname(cls, *, test_location: PyTestLocation) -> str:
@@ -363,9 +408,8 @@ def conformance_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     return snapshot.use_extension(PayloadSnapshot)
 
 
-def _record(target: Target, case: Case) -> dict[str, Any]:
+def _record(target: Target, cell: CellSpec, check: Check) -> dict[str, Any]:
     """A cell check's results line before it runs: what the cell and check are."""
-    cell = case.cell
     return {
         "kind": "result",
         "target": target.name,
@@ -380,13 +424,18 @@ def _record(target: Target, case: Case) -> dict[str, Any]:
         "expect": cell.expect,
         "known": cell.known,
         "cite": cell.cite_id,
-        "check": case.check,
-        "level": level_of(case.check),
+        "check": check,
+        "level": level_of(check),
         "outcome": None,
         "detail": "",
         "reason": None,
         "link": None,
     }
+
+
+def _checks(item: pytest.Item, case: Case | CellCase) -> tuple[Check, ...]:
+    """The checks a test judges: its own, or what the selection left of its cell's."""
+    return cast("tuple[Check, ...]", item.stash.get(selection.CHECKS, case.checks))
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -396,32 +445,55 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     compliance), or the cell is declared `n/a` for it, or the target does not serve its row
     (both counted apart). A framework serving few rows skips most of its tests (LlamaIndex
     1,943 of 2,847); pytest's setup and call of each cost about as much again as a skip here
-    (docs/performance.md). The results line is the one the test itself wrote before."""
+    (docs/performance.md). The results lines are those the test itself writes."""
     state = item.config.stash.get(_STATE, None)
     case = getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case")
-    if state is None or not isinstance(case, Case):
+    if state is None or not isinstance(case, Case | CellCase):
         return
     target = state.targets[case.target]
-    record = _record(target, case)
-    entry = (_RECORD, record)
-    item.user_properties.append(entry)  # a target whose `supports` raises still gets its line
+    entries = [(_RECORD, _record(target, case.cell, check)) for check in _checks(item, case)]
+    item.user_properties.extend(entries)  # a target whose `supports` raises still gets its lines
     unavailable = getattr(target, "unavailable", None)
     declared = None
     reason = unavailable
     if not unavailable:
         declared = not_applicable_reason(state.not_applicable.get(case.target, {}), case.cell)
-        reason = declared or target.supports(row_ref(case.cell))
+        try:
+            reason = declared or target.supports(row_ref(case.cell))
+        except Exception as error:
+            # A setup error for pytest, and a failed line per check with the error as Python
+            # shows it (pytest's own text would name the test, which differs per item mode).
+            shown = "".join(traceback.format_exception(error))[-2000:]
+            for _, record in entries:
+                record["verdict"], record["detail"] = "fail", shown
+            raise
     if not reason:
-        item.user_properties.remove(entry)  # the test writes its own
+        for entry in entries:
+            item.user_properties.remove(entry)  # the test writes its own
         return
-    record["detail"] = reason
-    if not unavailable:
-        record["na"] = "declared" if declared else "unserved"
+    for _, record in entries:
+        record["detail"] = reason
+        if not unavailable:
+            record["na"] = "declared" if declared else "unserved"
     pytest.skip(reason)
 
 
-def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
-    """The body of every generated test. Only the snapshot check asks for syrupy's fixture."""
+@dataclass(frozen=True)
+class _Judged:
+    """What one check of a cell came to: `pass`, `xfail` (a declared deviation observed),
+    `xpass` (declared, but it passed) or `fail`, and the message pytest shows."""
+
+    verdict: str
+    message: str = ""
+
+
+def run_case(case: Case | CellCase | PropertyCase, request: pytest.FixtureRequest) -> None:
+    """The body of every generated test. Only the snapshot check asks for syrupy's fixture.
+
+    A check test ends as its check's verdict. A cell test (`--conformance-items cell`) judges
+    each of its checks in turn, writing the same results line for each as a check test would,
+    and ends failed if any check failed or passed against its declared deviation, else `xfail`
+    if any declared deviation was observed."""
     item = request.node
     state = item.config.stash[_STATE]
     assert state.matrix is not None
@@ -438,45 +510,83 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
             state.after(case.target, before)
         return
     target = state.targets[case.target]
-    cell = case.cell
-    record = _record(target, case)
-    item.user_properties.append((_RECORD, record))
-    run = state.run(case.target, cell)
+    checks = _checks(item, case)
+    records = [_record(target, case.cell, check) for check in checks]
+    item.user_properties.extend((_RECORD, record) for record in records)
+    if isinstance(case, CellCase):
+        try:
+            run = state.run(case.target, case.cell)
+        finally:
+            state.runs.pop((case.target, case.cell.id), None)  # no other test judges this cell
+        judged = [
+            _judge_apart(state, request, case.target, run, record, alone=False)
+            for record in records
+        ]
+    else:
+        run = state.run(case.target, case.cell)
+        judged = [_judge_apart(state, request, case.target, run, records[0], alone=True)]
+    failed = [j.message for j in judged if j.verdict in _FAILS]  # each names its cell and check
+    if failed:
+        pytest.fail("\n".join(failed), pytrace=False)
+    xfailed = [
+        (r["check"], j) for r, j in zip(records, judged, strict=True) if j.verdict == "xfail"
+    ]
+    if xfailed:
+        # `pytest.xfail`, without a traceback: pytest formats one (reading the source of every
+        # frame) for each exception raised with `pytrace`, and never shows an xfail's. Its
+        # reason, the message, is what `-rx` shows; the results line holds what was observed.
+        messages = [j.message for _, j in xfailed]
+        if isinstance(case, CellCase):
+            messages = [f"{check}: {j.message}" for check, j in xfailed]
+        raise pytest.xfail.Exception("\n".join(messages), pytrace=False)
+
+
+_FAILS = ("fail", "xpass")
+
+
+def _judge_apart(
+    state: _State,
+    request: pytest.FixtureRequest,
+    spec: str,
+    run: CellRun,
+    record: dict[str, Any],
+    *,
+    alone: bool,
+) -> _Judged:
+    """`_judge`, where a check that raises fails with the error on its line, as Python shows
+    it (pytest's text would name the test, which differs per item mode). A check test (`alone`)
+    then raises it for pytest to show; a cell test goes on to judge its other checks, as each
+    would be in a test of its own. pytest's outcomes (a skip) are not caught."""
+    try:
+        return _judge(state, request, spec, run, record)
+    except Exception as error:
+        shown = "".join(traceback.format_exception(error))[-2000:]
+        judged = _failed(record, shown, shown)
+        if alone:
+            raise
+        return judged
+
+
+def _judge(
+    state: _State, request: pytest.FixtureRequest, spec: str, run: CellRun, record: dict[str, Any]
+) -> _Judged:
+    """Judge one check of a run cell, completing its results line (verdict and detail)."""
+    cell = run.cell
+    check = cast("Check", record["check"])
     record["outcome"] = run.observation.outcome
     if run.observation.url is not None:
         record["url"] = run.observation.url
-    if case.check == "snapshot":
-        location = PyTestLocation(item)
-        path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
-        record["detail"] = shown_path(path, state.snapshots.parent)
-        if not path.exists() and not item.config.option.update_snapshots:
-            pytest.fail(
-                f"{cell.id}: no snapshot at {record['detail']}; create it with "
-                "`nox -s update_snapshots` (pytest --snapshot-update) and review the new file",
-                pytrace=False,
-            )
-        if item.config.option.update_snapshots:  # blobs first: no snapshot names a lost one
-            write_blobs(store_of(path), collect(snapshot_data(run), BLOB_THRESHOLD))
-        else:  # golden data that does not parse, or names a lost or changed blob, fails here
-            damaged = snapshot_problems(path, state.blobs)
-            if damaged:
-                record["detail"] = _GOLDEN + "\n".join(damaged)
-                pytest.fail(f"{cell.id}: {record['detail']}", pytrace=False)
-        with warnings.catch_warnings():
-            # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
-            warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
-            snapshot = cast("SnapshotAssertion", request.getfixturevalue("conformance_snapshot"))
-            assert snapshot_data(run) == snapshot
-        return
-    if case.check == "cassette":
-        result = _cassette(state, target.name, run, record)
+    if check == "snapshot":
+        return _snapshot(state, request, run, record)
+    if check == "cassette":
+        result = _cassette(state, record["target"], run, record)
     else:
-        result = refusal_kept(run, case.check, evaluate(run, case.check))
+        result = refusal_kept(run, check, evaluate(run, check))
     record["detail"] = result.detail
     judgement = judge(
-        state.deviations.get(case.target),
+        state.deviations.get(spec),
         cell.id,
-        case.check,
+        check,
         passed=result.passed,
         outcome=run.observation.outcome,
         detail=result.detail,
@@ -484,17 +594,57 @@ def run_case(case: Case | PropertyCase, request: pytest.FixtureRequest) -> None:
     if judgement.deviation is not None:
         record["reason"], record["link"] = judgement.deviation.reason, judgement.deviation.link
         record["notes"] = judgement.deviation.notes
-    if judgement.verdict == "xfail":
-        # `pytest.xfail`, without a traceback: pytest formats one (reading the source of every
-        # frame) for each exception raised with `pytrace`, and never shows an xfail's. Its
-        # reason, the message, is what `-rx` shows; the results line holds what was observed.
-        raise pytest.xfail.Exception(judgement.message, pytrace=False)
-    if judgement.verdict != "pass":
-        record["verdict"] = judgement.verdict if judgement.verdict == "xpass" else None
-        pytest.fail(judgement.message, pytrace=False)
+    record["verdict"] = judgement.verdict
+    if judgement.verdict == "fail" and not record["detail"]:
+        record["detail"] = judgement.message[-2000:]
+    return _Judged(judgement.verdict, judgement.message)
+
+
+def _snapshot(
+    state: _State, request: pytest.FixtureRequest, run: CellRun, record: dict[str, Any]
+) -> _Judged:
+    """The snapshot check: the payload against the cell's golden file, with syrupy."""
+    item = request.node
+    cell = run.cell
+    location = PyTestLocation(item)
+    path = Path(PayloadSnapshot.get_location(test_location=location, index=0))
+    shown = shown_path(path, state.snapshots.parent)
+    updating = bool(item.config.option.update_snapshots)
+    if not path.exists() and not updating:
+        message = (
+            f"{cell.id} [snapshot]: no snapshot at {shown}; create it with"
+            " `nox -s update_snapshots` (pytest --snapshot-update) and review the new file"
+        )
+        return _failed(record, message, message)
+    if updating:  # blobs first: no snapshot names a lost one
+        write_blobs(store_of(path), collect(snapshot_data(run), BLOB_THRESHOLD))
+    else:  # golden data that does not parse, or names a lost or changed blob, fails here
+        damaged = snapshot_problems(path, state.blobs)
+        if damaged:
+            detail = _GOLDEN + "\n".join(damaged)
+            return _failed(record, detail, f"{cell.id} [snapshot]: {detail}")
+    with warnings.catch_warnings():
+        # Our file names are cell ids, not test names; syrupy warns that it cannot relate them.
+        warnings.filterwarnings("ignore", r"\s*Can not relate snapshot name", UserWarning)
+        snapshot = cast("SnapshotAssertion", request.getfixturevalue("conformance_snapshot"))
+        matches = snapshot_data(run) == snapshot
+    if not matches:
+        # syrupy's diff, as its assertion message would show it, without terminal colours
+        diff = _ANSI.sub("", "\n".join(snapshot.get_assert_diff()))
+        detail = f"payload differs from {shown}:\n{diff[-2000:]}"
+        return _failed(record, detail, f"{cell.id} [snapshot]: {detail}")
+    record["detail"] = shown
+    record["verdict"] = "pass"
+    return _Judged("pass")
+
+
+def _failed(record: dict[str, Any], detail: str, message: str) -> _Judged:
+    record["detail"], record["verdict"] = detail, "fail"
+    return _Judged("fail", message)
 
 
 _GOLDEN = "golden data damaged: "
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _declared(state: _State, spec: str, cell: str) -> Declared | None:
@@ -538,7 +688,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         for item in session.items
         if isinstance(
             case := getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case"),
-            Case,
+            Case | CellCase,
         )
     }
     try:
@@ -579,7 +729,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
 
 
 class _Recorder:
-    """Collects one record per conformance test report and writes the results file."""
+    """Collects the records of each conformance test report (one per check) and writes the
+    results file."""
 
     def __init__(self, state: _State) -> None:
         self.state = state
@@ -587,28 +738,30 @@ class _Recorder:
         self.collected: list[str] = []
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        found = next((value for key, value in report.user_properties if key == _RECORD), None)
-        if found is None:
-            return
+        """A test's results lines (a cell test has one per check), from its setup if that did
+        not pass, else from its call. A line the test judged keeps its verdict; one it did not
+        reach (the target crashed, a skip) takes the test's outcome."""
         if not (report.when == "call" or (report.when == "setup" and not report.passed)):
             return
-        record = dict(cast("dict[str, Any]", found))
-        if record.get("verdict"):
-            pass
-        elif hasattr(report, "wasxfail"):
-            record["verdict"] = "xfail"
-        elif report.skipped:
-            record["verdict"] = "skip"
-        elif report.failed:
-            record["verdict"] = "fail"
-            if not record["detail"] or record["check"] == "snapshot":
-                record["detail"] = _failure_text(report, record)
-        else:
-            record["verdict"] = "pass"
-        if record.get("detail"):  # nothing of this machine or run: ports, absolute paths
-            record["detail"] = scrub_local(str(record["detail"]))
-        self.state.records.append(record)
-        self.nodeids.append(report.nodeid)
+        for key, found in report.user_properties:
+            if key != _RECORD:
+                continue
+            record = dict(cast("dict[str, Any]", found))
+            if record.get("verdict"):
+                pass
+            elif hasattr(report, "wasxfail"):
+                record["verdict"] = "xfail"
+            elif report.skipped:
+                record["verdict"] = "skip"
+            elif report.failed:
+                record["verdict"] = "fail"  # the test crashed before judging it
+                record["detail"] = record["detail"] or report.longreprtext[-2000:]
+            else:
+                record["verdict"] = "pass"
+            if record.get("detail"):  # nothing of this machine or run: ports, absolute paths
+                record["detail"] = scrub_local(str(record["detail"]))
+            self.state.records.append(record)
+            self.nodeids.append(report.nodeid)
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         state = self.state
@@ -650,6 +803,7 @@ class _Recorder:
                 state.selected,
                 exitstatus,
                 golden=golden,
+                ran=len(set(self.nodeids)),
             )
 
     def _golden(self, session: pytest.Session, records: list[dict[str, Any]]) -> list[str]:
@@ -705,12 +859,3 @@ def variant_of(targets: Any) -> dict[str, str]:
         for t in targets
         if isinstance(framework := getattr(t, "variant_of", None), str) and framework
     }
-
-
-def _failure_text(report: pytest.TestReport, record: dict[str, Any]) -> str:
-    text = report.longreprtext
-    if str(record["detail"]).startswith(_GOLDEN):
-        return record["detail"]
-    if record["check"] == "snapshot" and "no snapshot at" not in text:
-        return f"payload differs from {record['detail']}:\n{text[-2000:]}"
-    return text[-2000:]

@@ -355,10 +355,10 @@ def begin(config: pytest.Config, path: Path, meta: dict[str, Any]) -> RunLog:
 def in_collection_order(
     records: Sequence[dict[str, Any]], nodeids: Sequence[str], collected: Sequence[str]
 ) -> list[dict[str, Any]]:
-    """`records` (one per test, `nodeids[i]` the test of `records[i]`) in the order their tests
-    were collected: pytest-xdist's workers report in the order they finish, and a run split
-    over workers writes the same file as a serial run. A record whose test is not among
-    `collected` keeps its place after the others."""
+    """`records` (`nodeids[i]` the test of `records[i]`; a cell test writes one per check, in
+    their order) in the order their tests were collected: pytest-xdist's workers report in the
+    order they finish, and a run split over workers writes the same file as a serial run. A
+    record whose test is not among `collected` keeps its place after the others."""
     index = {nodeid: number for number, nodeid in enumerate(collected)}
     last = len(index)
     order = sorted(range(len(records)), key=lambda i: (index.get(nodeids[i], last), i))
@@ -374,10 +374,13 @@ def end(
     exit_status: int,
     *,
     golden: Sequence[str] = (),
+    ran: int | None = None,
 ) -> None:
-    """Write the finished file, saying how the run ended, and drop the lock."""
+    """Write the finished file, saying how the run ended, and drop the lock. `ran`: how many
+    of the `selected` tests reported (default one per record; a cell test writes several)."""
     stopped = bool(session.shouldstop or session.shouldfail)
-    status = run_status(exit_status, ran=len(records), selected=selected, stopped=stopped)
+    ran = len(records) if ran is None else ran
+    status = run_status(exit_status, ran=ran, selected=selected, stopped=stopped)
     try:
         log.finish(meta, records, status=status, exit_status=exit_status, golden=golden)
     finally:

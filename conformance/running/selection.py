@@ -8,6 +8,10 @@ snapshots as unused.
 With `-k`, select by the test id `<target>:<cell>:<check>`: `-k "not :snapshot"`. (Only the
 snapshot check asks for syrupy's fixture, so syrupy marks only those tests `syrupy_snapshot`
 and a bare `-k "not snapshot"` selects the same tests.)
+
+With `--conformance-items cell` a test is a cell, `<target>:<cell>`, judging all its checks:
+`-k` then selects cells only, and these options select checks within each cell (a cell left with
+none is deselected; the checks kept are in the test's stash under `CHECKS`).
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ import pytest
 from conformance.judging.levels import CHECK_LEVELS, LEVELS, PROPERTY_LEVELS
 from conformance.matrix.vocabulary import ROW_API_NAMES
 
-__all__ = ["Selection", "addoptions", "deselect"]
+__all__ = ["CHECKS", "Selection", "addoptions", "deselect"]
+
+CHECKS: Final = pytest.StashKey[tuple[str, ...]]()
+"""On a cell test (`--conformance-items cell`), the checks of its cell the options leave."""
 
 _OPTIONS: Final = {
     "api": ("conformance_api", ROW_API_NAMES),
@@ -94,10 +101,14 @@ def deselect(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         case = getattr(getattr(item, "callspec", None), "params", {}).get("conformance_case")
         api = getattr(getattr(case, "cell", None), "api", None)  # a PropertyCase has none
-        if case is None or selection.wants(api=api, check=case.check):
+        if case is None:
             keep.append(item)
-        else:
-            dropped.append(item)
+            continue
+        checks: tuple[str, ...] = getattr(case, "checks", None) or (case.check,)  # a property's
+        kept = tuple(check for check in checks if selection.wants(api=api, check=check))
+        if kept and kept != checks:
+            item.stash[CHECKS] = kept  # a cell test, some of whose checks are left out
+        (keep if kept else dropped).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = keep
