@@ -154,6 +154,9 @@ def _reference(session: nox.Session) -> Path | None:
         "conformance",
         f"--conformance-results={results}",
         "--conformance-sdk-schema",
+        # One test per cell, judging its checks in turn: the same results lines, a seventh of
+        # the pytest items (docs/cost.md); `-- --conformance-items=check` gives one per check.
+        "--conformance-items=cell",
         *session.posargs,
         success_codes=[0, 1],  # failing cells still get their report; the session fails below
         env=BYTECODE,
@@ -656,7 +659,8 @@ def _run_release(
         # The framework and its variants in one run: one results file holds them all.
         *(arg for each in _run_targets(name) for arg in ("--conformance-target", each)),
         f"--conformance-results={results}",
-        *([] if latest else ["-k", "not :snapshot]", *own]),
+        "--conformance-items=cell",  # as in the main job: the same lines, fewer pytest items
+        *([] if latest else ["--conformance-check=!snapshot", *own]),
         # A framework that renders through real clients takes a few hundred ms a request:
         # fewer histories per property (the gate's default is 50).
         *(["--conformance-property-examples", "10"] if name in SLOW_PROPERTIES else []),
