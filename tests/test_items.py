@@ -233,7 +233,7 @@ def test_a_check_that_crashes_fails_alone_and_the_cell_goes_on(
     # check's line with the error; the cell's other checks are judged as in tests of their own.
     evaluate = engine.evaluate
 
-    def broken(run: Any, check: str) -> Any:
+    def broken(run: Any, check: Any) -> Any:
         if check == "provenance":
             raise RuntimeError("the provenance evaluator broke")
         return evaluate(run, check)
