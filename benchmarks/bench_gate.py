@@ -18,8 +18,11 @@ the rounds judge a target with many declared deviations: what an `xfail` costs.
     python benchmarks/bench_gate.py --target mutants:DropsMedia --declare-failures \\
         --suite /tmp/old --suite . -- --conformance-check='!snapshot'
     python benchmarks/bench_gate.py --target pydantic-ai --python .nox/target-pydantic-ai/bin/python
+    python benchmarks/bench_gate.py --suite . --suite . --items check --items cell
 
-Arguments after `--` go to pytest.
+`--items`, once per suite, runs that suite with `--conformance-items` (one test per cell and
+check, or per cell); without it each suite runs with its own default. Arguments after `--` go
+to pytest.
 """
 
 from __future__ import annotations
@@ -111,6 +114,9 @@ def main() -> None:
     parser.add_argument("--python", default="python", help="the interpreter (the target's venv)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--declare-failures", action="store_true")
+    parser.add_argument(
+        "--items", action="append", choices=("check", "cell"), help="per suite, in its order"
+    )
     parser.add_argument("pytest", nargs="*", help="after `--`: more pytest arguments")
     options = parser.parse_args()
     suites = [s.resolve() for s in options.suite or [Path()]]
@@ -118,6 +124,10 @@ def main() -> None:
         if not (suite / "conformance" / "__init__.py").is_file():
             raise SystemExit(f"{suite}: no conformance package here")
     extra = list(options.pytest)
+    items: list[str] = options.items or []
+    if items and len(items) != len(suites):
+        raise SystemExit(f"--items given {len(items)} times for {len(suites)} suites")
+    modes = [[f"--conformance-items={mode}"] for mode in items] or [[] for _ in suites]
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         if options.declare_failures:
@@ -126,7 +136,7 @@ def main() -> None:
         for round_ in range(options.rounds):
             for i, suite in enumerate(suites):
                 results = tmp / f"results-{i}-{round_}.jsonl"
-                command = _command(options.python, options.target, results, extra)
+                command = _command(options.python, options.target, results, extra + modes[i])
                 done = _checked(run(command, cwd=ROOT, env=_env(suite, tmp, i + 1)), str(suite))
                 runs[i].append(done)
         tail = {i: r[-1].output.strip().splitlines()[-1] for i, r in runs.items()}
@@ -142,7 +152,7 @@ def main() -> None:
     cpu = {i: statistics.median(r.cpu for r in v) for i, v in runs.items()}
     rows = [
         [
-            str(suite),
+            str(suite) + (f" ({items[i]})" if items else ""),
             tail[i],
             f"{cpu[i]:.1f} s",
             f"{cpu[i] / cpu[0]:.2f}",

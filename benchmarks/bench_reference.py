@@ -1,10 +1,11 @@
 """The reference matrix with every check, as a user's project runs it: wall time on one core
 (collection included), start-up, and peak memory.
 
-Three commands, alternated over the rounds, in a folder outside the repository that holds
+Four commands, alternated over the rounds, in a folder outside the repository that holds
 only the generated test (as `conformance init` sets up a project), pinned to one core:
 
 - full: every cell and check, the cassette and sdk-schema checks included;
+- full, one test per cell: the same with `--conformance-items cell` (the same results lines);
 - start-up: the same command with every test deselected (imports, matrix load, collection and
   test generation, nothing run);
 - empty: pytest in an empty folder (the interpreter and pytest's own start).
@@ -50,11 +51,12 @@ def main() -> None:
         empty.mkdir()
         (empty / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
         env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": f"{tmp}/pycache"}
-        main_job = [*checks, "-o", "python_files=test_matrix.py"]
+        main_job = [*checks, "-o", "python_files=test_matrix.py", "--conformance-items=cell"]
         commands = {
             "empty": (pytest_args(), empty),
             "startup": (pytest_args(*checks, "-k", "no_such_test"), project),
             "full": (pytest_args(*checks), project),
+            "full-cell": (pytest_args(*checks, "--conformance-items=cell"), project),
             "repo-startup": (pytest_args(*main_job, "-k", "no_such_test"), ROOT),
             "repo": (pytest_args(*main_job), ROOT),
         }
@@ -71,7 +73,7 @@ def main() -> None:
             for name, (args, cwd) in commands.items():
                 runs[name].append(run(args, cwd=cwd, env=env, cores=1))
     med = {name: median_run(r) for name, r in runs.items()}
-    for name in ("full", "repo"):
+    for name in ("full", "full-cell", "repo"):
         if not passed(med[name]):
             raise SystemExit(f"the {name} run failed:\n{med[name].output[-3000:]}")
     found = re.findall(r"(\d+) passed", med["full"].output.splitlines()[-1])
@@ -81,6 +83,7 @@ def main() -> None:
         "empty": "pytest in an empty folder",
         "startup": "start-up: imports, matrix load, collection (all deselected)",
         "full": "reference matrix, all checks, collection included",
+        "full-cell": "the same, one test per cell (`--conformance-items cell`)",
         "repo-startup": "the repository's main job, start-up (all deselected)",
         "repo": "the repository's main job (`nox -s conformance`'s pytest, no results file)",
         "one-api-startup": "one api (anthropic) selected, start-up (all deselected)",
