@@ -38,7 +38,7 @@ from pathlib import Path
 import pytest
 
 from conformance.running import selection
-from conformance.running.options import ENGINE, INI_KEYS, OPTIONS
+from conformance.running.options import ENGINE, INI_KEYS, ITEMS, OPTIONS
 
 __all__ = ["ENGINE", "INI_KEYS", "OPTIONS", "configured"]
 
@@ -118,7 +118,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--conformance-items",
-        choices=("check", "cell"),
+        choices=ITEMS,
         help="one test per cell and check (check, the default) or one per cell, judging all its"
         " checks (cell: fewer pytest items, the same results lines)",
     )

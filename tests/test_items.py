@@ -175,7 +175,10 @@ def test_a_selection_of_checks_is_made_within_each_cell(cells: pytest.Pytester) 
         "figure_mutants:SupportsRaises",
         "figure_mutants:NoPromptStyle",
         "hostile:RaisesHugeMessage",
+        "hostile:RaisesSystemExit",
+        "hostile:RaisesUnprintable",
         "hostile:ReturnsNaN",
+        "hostile:ReturnsACycle",
     ],
 )
 def test_skips_and_crashes_give_the_same_lines(cells: pytest.Pytester, target: str) -> None:
@@ -195,6 +198,23 @@ def test_a_cell_run_stopped_early_is_not_complete(cells: pytest.Pytester) -> Non
     )
     assert lines[-1]["status"] != "complete"
     assert lines[-1]["results"] == len(lines) - 2 > 1  # the stopping cell's checks, each a line
+
+
+def test_a_cell_run_whose_tests_do_not_all_report_is_not_complete(cells: pytest.Pytester) -> None:
+    # A plugin that runs the last test without reporting it (as a worker lost mid-run would):
+    # the run is incomplete, counted by tests, not lines (a cell test writes one per check,
+    # so its lines outnumber the tests selected).
+    cells.makeconftest(
+        "import pytest\n\n"
+        "@pytest.hookimpl(tryfirst=True)\n"
+        "def pytest_runtest_protocol(item, nextitem):\n"
+        "    return True if nextitem is None else None\n"
+    )
+    args = ("--conformance-target=reference", "--conformance-api=anthropic", "-k", "image")
+    for items in ("check", "cell"):
+        lines, _ = _run(cells, items, *args, "--conformance-property-examples=0")
+        assert lines[-1]["status"] == "incomplete", items
+        assert lines[-1]["results"] == len(lines) - 2 > 1
 
 
 def test_the_ini_key_chooses_and_a_bad_value_is_refused(cells: pytest.Pytester) -> None:

@@ -56,7 +56,7 @@ from conformance.running.config import (
     shown_path,
 )
 from conformance.running.layers import LayersError, layers_meta
-from conformance.running.options import ENGINE
+from conformance.running.options import ENGINE, ITEMS
 from conformance.running.property_gate import (
     DEFAULT_EXAMPLES,
     Declared,
@@ -75,8 +75,7 @@ __all__ = ["Case", "CellCase", "PayloadSnapshot", "configure", "run_case"]
 _STATE = pytest.StashKey["_State"]()
 _RECORD = "conformance"
 
-Items = Literal["check", "cell"]
-ITEMS: tuple[Items, ...] = ("check", "cell")
+Items = Literal["check", "cell"]  # `conformance.running.options.ITEMS`
 
 
 @dataclass(frozen=True)
@@ -528,17 +527,17 @@ def run_case(case: Case | CellCase | PropertyCase, request: pytest.FixtureReques
     failed = [j.message for j in judged if j.verdict in _FAILS]  # each names its cell and check
     if failed:
         pytest.fail("\n".join(failed), pytrace=False)
+    named = isinstance(case, CellCase)  # a declared reason does not name its check
     xfailed = [
-        (r["check"], j) for r, j in zip(records, judged, strict=True) if j.verdict == "xfail"
+        f"{r['check']}: {j.message}" if named else j.message
+        for r, j in zip(records, judged, strict=True)
+        if j.verdict == "xfail"
     ]
     if xfailed:
         # `pytest.xfail`, without a traceback: pytest formats one (reading the source of every
         # frame) for each exception raised with `pytrace`, and never shows an xfail's. Its
         # reason, the message, is what `-rx` shows; the results line holds what was observed.
-        messages = [j.message for _, j in xfailed]
-        if isinstance(case, CellCase):
-            messages = [f"{check}: {j.message}" for check, j in xfailed]
-        raise pytest.xfail.Exception("\n".join(messages), pytrace=False)
+        raise pytest.xfail.Exception("\n".join(xfailed), pytrace=False)
 
 
 _FAILS = ("fail", "xpass")

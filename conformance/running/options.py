@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["ENGINE", "INI_KEYS", "OPTIONS"]
+__all__ = ["ENGINE", "INI_KEYS", "ITEMS", "OPTIONS"]
 
 ENGINE: Final = "conformance-engine"
 """The name `conformance.running.engine` is registered under once the project is configured."""
@@ -31,3 +31,7 @@ OPTIONS: Final = (
     "conformance_level",
 )
 """The command-line options that configure the suite on their own."""
+
+ITEMS: Final = ("check", "cell")
+"""`--conformance-items` (ini `conformance_items`): what one generated test is, one check of a
+cell (the default) or a whole cell."""
