@@ -161,6 +161,8 @@ def test_a_bad_cell_time_limit_is_a_usage_error(project: pytest.Pytester, value:
         run = project.runpytest("-k", CELL, f"--conformance-cell-timeout={value}")
     assert run.ret == 4
     run.stderr.fnmatch_lines(["*cell*timeout*"])
+    if value == "soon":  # located at the value
+        run.stderr.fnmatch_lines(["*tox.ini:3:28: conformance_cell_timeout = 'soon': give a*"])
 
 
 def test_the_time_limit_is_restored_after_a_run(project: pytest.Pytester) -> None:

@@ -227,7 +227,18 @@ def test_the_ini_key_chooses_and_a_bad_value_is_refused(cells: pytest.Pytester) 
     cells.makeini("[pytest]\nconformance_matrix = matrix.yaml\nconformance_items = cells\n")
     refused = cells.runpytest("--collect-only", "-q")
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
-    refused.stderr.fnmatch_lines(["*tox.ini: conformance_items = 'cells': give `check`*or `cell`*"])
+    refused.stderr.fnmatch_lines(
+        ["*tox.ini:3:21: conformance_items = 'cells': give `check`*or `cell`*"]
+    )
+    (cells.path / "tox.ini").unlink()
+    cells.makepyprojecttoml(
+        "[tool.pytest.ini_options]\n"
+        'conformance_matrix = "matrix.yaml"\nconformance_items = "cels"\n'
+    )
+    quoted = cells.runpytest("--collect-only", "-q")
+    quoted.stderr.fnmatch_lines(["*pyproject.toml:3:21: conformance_items = 'cels': give*"])
+    given = cells.runpytest("--collect-only", "-q", "-o", "conformance_items=all")
+    given.stderr.fnmatch_lines(["*-o conformance_items=all: give `check`*"])
 
 
 def test_the_comparison_catches_a_recorder_that_keeps_one_line_per_test(

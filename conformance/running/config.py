@@ -40,6 +40,7 @@ __all__ = [
     "ProjectConfig",
     "Settings",
     "find_pyproject",
+    "ini_problem",
     "load_config",
     "packaged",
     "scrub_local",
@@ -257,6 +258,24 @@ def _locate(text: str, loc: tuple[str | int, ...]) -> tuple[int, int]:
 
 
 # --- the pytest plugin's view --------------------------------------------------------------
+
+
+def ini_problem(inipath: Path | None, key: str, value: str, problem: str) -> str:
+    """A bad value of the pytest ini key `key`, located: `file:line:col: key = 'value': problem`,
+    at the value in the ini file (tox.ini, pytest.ini, setup.cfg or pyproject.toml's
+    `[tool.pytest.ini_options]`, found by a line search), or as `-o key=value` where the file
+    does not set it (the command line's `-o` overrides the file)."""
+    said = f"{key} = {value!r}: {problem}"
+    if inipath is None or not inipath.is_file():
+        return f"-o {key}={value}: {problem}"
+    text = inipath.read_text(encoding="utf-8", errors="replace")
+    for number, line in enumerate(text.splitlines(), start=1):
+        found = re.match(rf"\s*{re.escape(key)}\s*[=:]\s*", line)
+        if found:
+            written = line[found.end() :].strip().strip("\"'")
+            if written == value:
+                return f"{LocatedError(shown_path(inipath), number, found.end() + 1, said)}"
+    return f"-o {key}={value}: {problem}"
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from conformance.running.applicable import declared_not_applicable, not_applicab
 from conformance.running.config import (
     ConfigError,
     RunSettings,
+    ini_problem,
     packaged,
     run_settings,
     scrub_local,
@@ -306,11 +307,8 @@ def _items(config: pytest.Config) -> Items:
         return cast("Items", given)
     ini = str(config.getini("conformance_items")).strip()
     if ini and ini not in ITEMS:
-        where = shown_path(config.inipath) if config.inipath is not None else "the ini file"
-        raise pytest.UsageError(
-            f"{where}: conformance_items = {ini!r}: give `check` (one test per cell and check)"
-            " or `cell` (one test per cell)"
-        )
+        problem = "give `check` (one test per cell and check) or `cell` (one test per cell)"
+        raise pytest.UsageError(ini_problem(config.inipath, "conformance_items", ini, problem))
     return "cell" if ini == "cell" else "check"
 
 

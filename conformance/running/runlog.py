@@ -37,6 +37,7 @@ from typing import IO, TYPE_CHECKING, Any, Final
 
 from conformance.judging import guard
 from conformance.paths import check_folder, check_output_file, check_results_path, write_atomic
+from conformance.running.config import ini_problem
 from conformance.running.status import RunStatus
 
 if TYPE_CHECKING:
@@ -250,8 +251,9 @@ def _time_limit(config: pytest.Config) -> float | None:
         try:
             given = float(ini) if ini else guard.DEFAULT_TIME_LIMIT
         except ValueError:
+            problem = "give a number of seconds (0: no limit)"
             raise ValueError(
-                f"conformance_cell_timeout = {ini!r}: give a number of seconds"
+                ini_problem(config.inipath, "conformance_cell_timeout", ini, problem)
             ) from None
     seconds = float(given)  # pyright: ignore[reportArgumentType]
     if not math.isfinite(seconds) or seconds < 0:
