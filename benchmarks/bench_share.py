@@ -10,8 +10,13 @@ its stack:
 
 - the framework: a stack that entered the framework (a module from a distribution outside the
   suite's own stack) from the target's code, and the import of such a module;
+- the provider SDKs: a stack that entered an official SDK (or pydantic validating its request
+  types, or an import) from the `sdk-schema` and `cassette` checks (`conformance/recording/`):
+  importing the SDKs, building their clients and validators, their request and response code.
+  This is those checks' floor as designed (provider-facts §3.7: the SDK's own types and
+  clients), whoever the target is; on the reference it is most of a run;
 - the suite's: the rest (pytest, hypothesis drawing histories, the judging, the suite's
-  servers, imports of its own stack).
+  servers, vcrpy and the recipes around the SDKs, imports of its own stack).
 
 The framework's work runs on the suite's render thread and waits for its requests, so the
 threads rarely run at once: the busy samples add up to about the run's CPU time. The ratio
@@ -20,6 +25,11 @@ the renders the cells needed (issue 27's per-cell goal: at most 1.5).
 
     python benchmarks/bench_share.py --target pydantic-ai \
         --python .nox/target-pydantic-ai/bin/python [--rate 200] [--py-spy PATH]
+    python benchmarks/bench_share.py --target reference --python .venv/bin/python \
+        --sdk-schema --cassettes cassettes      # the main job's checks
+
+The run is one pytest test per cell (`--items cell`), as the main job and the framework
+sessions run; `--items check` gives one per check.
 
 The run writes and reuses bytecode, as Python does by default and as the target's nox session
 runs (its `BYTECODE`), after one run unsampled that writes it: on a machine that sets
@@ -42,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Final
 
 from _bench import table, user_project
 
@@ -111,6 +122,12 @@ def _standard(top: str) -> bool:
     return top in sys.stdlib_module_names or top in {"<frozen>", ""}
 
 
+SDKS: Final = "the provider SDKs: imports, clients, request and response types"
+"""Under the sdk-schema and cassette checks: the floor of those checks as designed."""
+MACHINERY: Final = "the suite: vcrpy and the recipes around the SDKs"
+_RECORDING: Final = re.compile(r"\(conformance/recording/")
+
+
 def classify(stack: str) -> str | None:
     """The part of the run a sample belongs to, or None for a sample that waits."""
     frames = _frames(stack)
@@ -119,6 +136,13 @@ def classify(stack: str) -> str | None:
         return None
     framework = [i for i, (_, top) in enumerate(frames) if not _standard(top) and top not in OURS]
     functions = [function for function, _ in frames]
+    checks = [i for i, frame in enumerate(stack.split(";")) if _RECORDING.search(frame)]
+    if checks:
+        below = frames[checks[0] + 1 :]
+        sdk_types = "sdk_schema/" in stack and any(top == "pydantic" for _, top in below)
+        if sdk_types or any(i > checks[0] for i in framework):
+            return SDKS
+        return MACHINERY
     if "_find_and_load" in functions and any(frames[i][0] == "<module>" for i in framework):
         return "the framework: importing it and its SDKs"
     target = [i for i, f in enumerate(functions) if re.match(r"\w*Target\.", f)]
@@ -145,16 +169,22 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=200, help="samples per second")
     parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy command")
     parser.add_argument("--raw", help="keep py-spy's raw stacks in this file")
+    parser.add_argument("--items", choices=("cell", "check"), default="cell")
+    parser.add_argument("--sdk-schema", action="store_true", help="judge sdk-schema too")
+    parser.add_argument("--cassettes", type=Path, help="a cassette folder: judge cassette too")
     options = parser.parse_args()
     if not options.py_spy:
         raise SystemExit("py-spy is not installed: pip install py-spy (or give --py-spy PATH)")
     python = str(Path(options.python).absolute())
     with tempfile.TemporaryDirectory() as tmp:
-        folder = user_project(Path(tmp) / "project")
+        cassettes = options.cassettes.absolute() if options.cassettes else None
+        folder = user_project(Path(tmp) / "project", cassettes=cassettes)
         raw = Path(options.raw).absolute() if options.raw else Path(tmp) / "stacks.txt"
         command = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "conformance"]
         command += ["--conformance-target", options.target]
         command += ["--conformance-results", str(folder / "results.jsonl")]
+        command += [f"--conformance-items={options.items}"]
+        command += ["--conformance-sdk-schema"] if options.sdk_schema else []
         spy = [options.py_spy, "record", "-r", str(options.rate), "-f", "raw", "-o", str(raw)]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
         subprocess.run(command, cwd=folder, capture_output=True, check=False, env=env)
@@ -183,7 +213,16 @@ def main() -> None:
     renders = parts["the framework: called by the target (its renders)"]
     ratio = busy / framework if framework else float("inf")
     without = busy / renders if renders else float("inf")
-    print(f"\nthe run against the framework's own part: {ratio:.2f}x")
+    sdks = parts[SDKS]
+    own = busy - framework - sdks
+    print(
+        f"\nthe suite's own part: {own / busy:.1%} of the busy samples, {own / options.rate:.1f} s"
+    )
+    if options.target == "reference" or not framework:
+        # No framework runs: a "framework" import is another package of the venv (a pytest
+        # plugin such as anyio's, which the dev venv has and the main job's venv has not).
+        return
+    print(f"the run against the framework's own part: {ratio:.2f}x")
     print(f"the run against the framework's renders alone (its imports as ours): {without:.2f}x")
 
 

@@ -60,3 +60,26 @@ def test_pydantic_under_the_judging_is_the_suite_s() -> None:
     assert classify(f"{MAIN};draw (hypothesis/core.py:1)") == (
         "the suite: hypothesis drawing and shrinking histories"
     )
+
+
+CHECK = f"{MAIN};run_case (conformance/running/engine.py:700)"
+VALIDATE = f"{CHECK};validate (conformance/recording/sdk_schema/__init__.py:400)"
+REPLAY = f"{CHECK};Replayer.check (conformance/recording/cassettes.py:371)"
+
+
+def test_the_sdk_checks_work_in_the_sdks_is_the_sdks_and_around_them_the_suites() -> None:
+    sdks = _MODULE.SDKS
+    load = "_find_and_load (<frozen importlib._bootstrap>:1176)"
+    imported = f"{VALIDATE};sdk_module (conformance/recording/sdk_schema/validation.py:50);{load}"
+    assert classify(f"{imported};<module> (anthropic/__init__.py:3)") == sdks
+    adapter = f"{VALIDATE};adapter_for (conformance/recording/sdk_schema/validation.py:70)"
+    assert classify(f"{adapter};TypeAdapter.__init__ (pydantic/type_adapter.py:1)") == sdks
+    client = f"{REPLAY};Senders.send (conformance/recording/send.py:168)"
+    assert classify(f"{client};Chat.complete (mistralai/client/chat.py:1)") == sdks
+    vcr = f"{REPLAY};CassetteContextDecorator.__enter__ (vcr/cassette.py:93)"
+    assert classify(vcr) == _MODULE.MACHINERY
+    assert classify(f"{REPLAY};_shown (conformance/recording/cassettes.py:300)") == (
+        _MODULE.MACHINERY
+    )
+    judged = f"{MAIN};observe (conformance/judging/observe.py:500);validate (pydantic/main.py:1)"
+    assert classify(judged) == "the suite: judging, results, the plugin", "not under the checks"
