@@ -139,6 +139,9 @@ def classify(stack: str) -> str | None:
     checks = [i for i, frame in enumerate(stack.split(";")) if _RECORDING.search(frame)]
     if checks:
         below = frames[checks[0] + 1 :]
+        modules = [top for function, top in below if function == "<module>"]
+        if modules and modules[0] in OURS:  # importing the suite's own stack (vcrpy)
+            return MACHINERY
         sdk_types = "sdk_schema/" in stack and any(top == "pydantic" for _, top in below)
         if sdk_types or any(i > checks[0] for i in framework):
             return SDKS

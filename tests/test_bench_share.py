@@ -76,6 +76,9 @@ def test_the_sdk_checks_work_in_the_sdks_is_the_sdks_and_around_them_the_suites(
     assert classify(f"{adapter};TypeAdapter.__init__ (pydantic/type_adapter.py:1)") == sdks
     client = f"{REPLAY};Senders.send (conformance/recording/send.py:168)"
     assert classify(f"{client};Chat.complete (mistralai/client/chat.py:1)") == sdks
+    replay_import = f"{REPLAY};_vcr (conformance/recording/cassettes.py:200);{load}"
+    vcrpy = f"{replay_import};<module> (vcr/__init__.py:4)"
+    assert classify(f"{vcrpy};{load};<module> (urllib3/__init__.py:1)") == _MODULE.MACHINERY
     vcr = f"{REPLAY};CassetteContextDecorator.__enter__ (vcr/cassette.py:93)"
     assert classify(vcr) == _MODULE.MACHINERY
     assert classify(f"{REPLAY};_shown (conformance/recording/cassettes.py:300)") == (
