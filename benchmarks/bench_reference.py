@@ -8,7 +8,10 @@ only the generated test (as `conformance init` sets up a project), pinned to one
 - full, one test per cell: the same with `--conformance-items cell` (the same results lines);
 - start-up: the same command with every test deselected (imports, matrix load, collection and
   test generation, nothing run);
-- empty: pytest in an empty folder (the interpreter and pytest's own start).
+- empty: pytest in an empty folder (the interpreter and pytest's own start);
+- imports: an interpreter that imports pytest, the suite's plugin, vcrpy and the provider
+  SDKs the `sdk-schema` and `cassette` checks use (their modules and client classes), and
+  runs nothing: the floor, in CPU and memory, of any run that judges both checks on every api.
 
 The repository's own main job (`nox -s conformance`'s pytest command) is quoted beside it: it
 also reads the repository's conftest and settings.
@@ -32,10 +35,24 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 import tempfile
 from pathlib import Path
 
 from _bench import ROOT, Run, median_run, passed, pytest_args, run, table, user_project
+
+IMPORTS = """\
+import importlib
+import pytest, vcr, conformance.plugin
+from conformance.recording.sdk_schema import SDK_REQUIREMENTS
+for module in SDK_REQUIREMENTS:
+    importlib.import_module(module)
+importlib.import_module("boto3")  # the Bedrock client (botocore's types are above)
+importlib.import_module("mistralai.client").Mistral  # its client module, imported on use
+importlib.import_module("cohere").ClientV2  # cohere's package loads its client lazily
+"""
+"""What the two SDK checks import before they judge anything (`conformance.recording.send`
+builds these clients, `conformance.recording.sdk_schema` imports these request types)."""
 
 
 def main() -> None:
@@ -54,6 +71,7 @@ def main() -> None:
         main_job = [*checks, "-o", "python_files=test_matrix.py", "--conformance-items=cell"]
         commands = {
             "empty": (pytest_args(), empty),
+            "imports": ([sys.executable, "-c", IMPORTS], empty),
             "startup": (pytest_args(*checks, "-k", "no_such_test"), project),
             "full": (pytest_args(*checks), project),
             "full-cell": (pytest_args(*checks, "--conformance-items=cell"), project),
@@ -81,6 +99,7 @@ def main() -> None:
     print(f"tests: {tests}; rounds: {rounds}; one core (taskset -c 0); bytecode written; medians")
     labels = {
         "empty": "pytest in an empty folder",
+        "imports": "imports only: pytest, the suite, vcrpy, the SDKs' modules and clients",
         "startup": "start-up: imports, matrix load, collection (all deselected)",
         "full": "reference matrix, all checks, collection included",
         "full-cell": "the same, one test per cell (`--conformance-items cell`)",
