@@ -28,7 +28,13 @@ editable without dependencies (`UV_DYNAMIC_VERSIONING_BYPASS` gives them the ver
 archive has no git history to read it from).
 
     python benchmarks/bench_pydantic_ai.py --mirror /path/to/pydantic-ai.git \\
-        --python .nox/target-pydantic-ai/bin/python [--rounds 3] [--venv /tmp/pai-venv]
+        --python .nox/target-pydantic-ai/bin/python [--rounds 3] [--venv /tmp/pai-venv] [--share]
+
+Our gate runs one pytest test per cell (`--items cell`), as `nox -s "target(pydantic-ai)"`
+runs it. With `--share`, our gate runs once more after the rounds under py-spy, and its busy
+samples are sorted as `bench_share.py` sorts them: the framework's part of our gate (its
+renders and its imports) against their whole module is what the ratio would be if the suite
+itself cost nothing, the floor of the first goal.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from pathlib import Path
 
 from _bench import ROOT, Run, run, table
 from bench_gate import _command, _env  # pyright: ignore[reportPrivateUsage]
+from bench_share import classify
 
 REPOSITORY = "https://github.com/pydantic/pydantic-ai"
 COMMIT = "4fda38988f2939fa6ea9cdefcf120693e10ef491"
@@ -192,7 +199,12 @@ def main() -> None:
     parser.add_argument(
         "--try", dest="trial", help="`-k` for both sides: a quick try of the script"
     )
+    parser.add_argument("--items", choices=("cell", "check"), default="cell")
+    parser.add_argument("--share", action="store_true", help="sample our gate once (py-spy)")
+    parser.add_argument("--py-spy", default=shutil.which("py-spy"), help="the py-spy command")
     options = parser.parse_args()
+    if options.share and not options.py_spy:
+        raise SystemExit("--share needs py-spy: pip install py-spy (or give --py-spy PATH)")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         checkout = options.checkout
@@ -222,13 +234,14 @@ def main() -> None:
             "theirs": (theirs, checkout, cache),
             "theirs, start-up": ([*theirs, "--collect-only"], checkout, cache),
         }
+        items = [f"--conformance-items={options.items}"]
         for label, extra in (
             ("ours", trial),
             ("ours, no properties", [*trial, "--conformance-property-examples", "0"]),
             ("ours, start-up", ["-k", "no_such_test"]),
         ):
             results = tmp / f"results-{len(commands)}.jsonl"
-            command = _command(ours_python, "pydantic-ai", results, extra)
+            command = _command(ours_python, "pydantic-ai", results, [*items, *extra])
             commands[label] = (command, ROOT, _env(ROOT, tmp, 1))
         for label, (args, cwd, env) in commands.items():  # bytecode written before any round
             if "start-up" in label:  # (what the full runs import beyond start-up: in round 1)
@@ -242,6 +255,7 @@ def main() -> None:
                 runs[label].append(done)
         cells = _cells(tmp / "results-2.jsonl")
         version = json.loads((tmp / "results-2.jsonl").read_text("utf-8").splitlines()[0])
+        share = _share(options.py_spy, commands["ours"], tmp) if options.share else None
     ours_version = version.get("targets", {}).get("pydantic-ai", "?")
     counted = _counts(runs["theirs"][-1].output)
     items = counted.get("passed", 0) + counted.get("failed", 0)
@@ -291,8 +305,41 @@ def main() -> None:
             ]
         )
     rows.append(["peak RSS, ours / theirs", f"{peak['ours'] / peak['theirs']:.2f}", ""])
+    if share is not None:
+        framework, busy = share
+        floor = framework / busy * cpu["ours"]
+        rows.append(
+            [
+                f"the framework's part of our gate ({framework / busy:.1%} of {busy} busy"
+                f" samples, {floor:.1f} s of its CPU) / their whole module",
+                f"{floor / cpu['theirs']:.2f}",
+                "the floor of the first",
+            ]
+        )
     print()
     print(table(["ratio", "measured", "goal"], rows))
+
+
+def _share(py_spy: str, ours: tuple[list[str], Path, dict[str, str]], tmp: Path) -> tuple[int, int]:
+    """Our gate once under py-spy: (the framework's busy samples, all busy samples)."""
+    args, cwd, env = ours
+    stacks = tmp / "stacks.txt"
+    spy = [py_spy, "record", "-r", "200", "-f", "raw", "-o", str(stacks), "--", *args]
+    done = subprocess.run(
+        spy, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, check=False
+    )
+    if not stacks.exists():
+        raise SystemExit(f"py-spy wrote no samples:\n{done.stdout[-2000:]}{done.stderr}")
+    framework = busy = 0
+    for line in stacks.read_text(encoding="utf-8").splitlines():
+        stack, _, count = line.rpartition(" ")
+        part = classify(stack) if stack and count.isdigit() else None
+        if part is not None:
+            busy += int(count)
+            framework += int(count) if part.startswith("the framework") else 0
+    if not busy:
+        raise SystemExit("py-spy: no busy samples")
+    return framework, busy
 
 
 if __name__ == "__main__":
