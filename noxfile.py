@@ -746,7 +746,8 @@ def bench(session: nox.Session) -> None:
     """The benchmarks of docs/performance.md, one table each (slow: minutes). Posargs name some
     of them (`nox -s bench -- reference results`); the framework figure runs on each target's
     venv that `nox -s "target(NAME)"` left in .nox/, and so does `share` (not run unless named:
-    it samples the gate with py-spy, which needs ptrace)."""
+    it samples the gate with py-spy, which needs ptrace), after sampling the reference with the
+    main job's checks in this session's venv."""
     _install(session, "conformance")  # what the main job runs with: no test-only tools
     session.install("pytest-xdist")
     chosen = session.posargs or [*BENCHMARKS, "framework"]
@@ -754,6 +755,12 @@ def bench(session: nox.Session) -> None:
         if name in ("framework", "share"):  # per target venv; `share` samples with py-spy
             if name == "share":
                 session.install("py-spy")
+                session.log("== share: reference (the main job's checks)")
+                session.run(
+                    "python", "benchmarks/bench_share.py", "--target", "reference",
+                    "--python", str(Path(session.bin) / "python"), "--sdk-schema",
+                    "--cassettes", "cassettes",
+                )  # fmt: skip
             for target in TARGETS:
                 python = Path(".nox") / f"target-{target}" / "bin" / "python"
                 if not python.exists():
