@@ -234,14 +234,14 @@ def main() -> None:
             "theirs": (theirs, checkout, cache),
             "theirs, start-up": ([*theirs, "--collect-only"], checkout, cache),
         }
-        items = [f"--conformance-items={options.items}"]
+        mode = [f"--conformance-items={options.items}"]
         for label, extra in (
             ("ours", trial),
             ("ours, no properties", [*trial, "--conformance-property-examples", "0"]),
             ("ours, start-up", ["-k", "no_such_test"]),
         ):
             results = tmp / f"results-{len(commands)}.jsonl"
-            command = _command(ours_python, "pydantic-ai", results, [*items, *extra])
+            command = _command(ours_python, "pydantic-ai", results, [*mode, *extra])
             commands[label] = (command, ROOT, _env(ROOT, tmp, 1))
         for label, (args, cwd, env) in commands.items():  # bytecode written before any round
             if "start-up" in label:  # (what the full runs import beyond start-up: in round 1)

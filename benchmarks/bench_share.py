@@ -10,9 +10,10 @@ its stack:
 
 - the framework: a stack that entered the framework (a module from a distribution outside the
   suite's own stack) from the target's code, and the import of such a module;
-- the provider SDKs: a stack that entered an official SDK (or pydantic validating its request
-  types, or an import) from the `sdk-schema` and `cassette` checks (`conformance/recording/`):
-  importing the SDKs, building their clients and validators, their request and response code.
+- the provider SDKs: a stack that entered an official SDK (importing or running it), or
+  pydantic validating its request types, from the `sdk-schema` and `cassette` checks
+  (`conformance/recording/`): importing the SDKs, building their clients and validators, their
+  request and response code.
   This is those checks' floor as designed (provider-facts §3.7: the SDK's own types and
   clients), whoever the target is; on the reference it is most of a run;
 - the suite's: the rest (pytest, hypothesis drawing histories, the judging, the suite's
