@@ -51,7 +51,7 @@ from pathlib import Path
 
 from _bench import ROOT, Run, run, table
 from bench_gate import _command, _env  # pyright: ignore[reportPrivateUsage]
-from bench_share import classify
+from bench_share import sample
 
 REPOSITORY = "https://github.com/pydantic/pydantic-ai"
 COMMIT = "4fda38988f2939fa6ea9cdefcf120693e10ef491"
@@ -323,23 +323,9 @@ def main() -> None:
 def _share(py_spy: str, ours: tuple[list[str], Path, dict[str, str]], tmp: Path) -> tuple[int, int]:
     """Our gate once under py-spy: (the framework's busy samples, all busy samples)."""
     args, cwd, env = ours
-    stacks = tmp / "stacks.txt"
-    spy = [py_spy, "record", "-r", "200", "-f", "raw", "-o", str(stacks), "--", *args]
-    done = subprocess.run(
-        spy, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, check=False
-    )
-    if not stacks.exists():
-        raise SystemExit(f"py-spy wrote no samples:\n{done.stdout[-2000:]}{done.stderr}")
-    framework = busy = 0
-    for line in stacks.read_text(encoding="utf-8").splitlines():
-        stack, _, count = line.rpartition(" ")
-        part = classify(stack) if stack and count.isdigit() else None
-        if part is not None:
-            busy += int(count)
-            framework += int(count) if part.startswith("the framework") else 0
-    if not busy:
-        raise SystemExit("py-spy: no busy samples")
-    return framework, busy
+    parts, _ = sample(py_spy, args, cwd=cwd, env={**os.environ, **env}, raw=tmp / "stacks.txt")
+    framework = sum(n for part, n in parts.items() if part.startswith("the framework"))
+    return framework, sum(parts.values())
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 """The reference matrix with every check, as a user's project runs it: wall time on one core
 (collection included), start-up, and peak memory.
 
-Four commands, alternated over the rounds, in a folder outside the repository that holds
-only the generated test (as `conformance init` sets up a project), pinned to one core:
+These commands, alternated over the rounds, pinned to one core, the pytest ones in a folder
+outside the repository that holds only the generated test (as `conformance init` sets up a
+project):
 
 - full: every cell and check, the cassette and sdk-schema checks included;
 - full, one test per cell: the same with `--conformance-items cell` (the same results lines);

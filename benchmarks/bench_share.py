@@ -166,6 +166,25 @@ def classify(stack: str) -> str | None:
     return "the suite: pytest, its plugins, the rest"
 
 
+def sample(
+    py_spy: str, command: list[str], *, cwd: Path, env: dict[str, str], raw: Path, rate: int = 200
+) -> tuple[collections.Counter[str], subprocess.CompletedProcess[str]]:
+    """Run `command` under py-spy (every thread, `rate` Hz, raw stacks into `raw`): its busy
+    samples counted by `classify`'s parts, and the finished command."""
+    spy = [py_spy, "record", "-r", str(rate), "-f", "raw", "-o", str(raw), "--", *command]
+    done = subprocess.run(spy, cwd=cwd, capture_output=True, text=True, check=False, env=env)
+    if not raw.exists():
+        raise SystemExit(f"py-spy wrote no samples:\n{done.stdout[-2000:]}{done.stderr}")
+    parts: collections.Counter[str] = collections.Counter()
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        stack, _, count = line.rpartition(" ")
+        if stack and count.isdigit() and (part := classify(stack)) is not None:
+            parts[part] += int(count)
+    if not parts:
+        raise SystemExit("no busy samples")
+    return parts, done
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--target", required=True)
@@ -189,23 +208,13 @@ def main() -> None:
         command += ["--conformance-results", str(folder / "results.jsonl")]
         command += [f"--conformance-items={options.items}"]
         command += ["--conformance-sdk-schema"] if options.sdk_schema else []
-        spy = [options.py_spy, "record", "-r", str(options.rate), "-f", "raw", "-o", str(raw)]
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
         subprocess.run(command, cwd=folder, capture_output=True, check=False, env=env)
         (folder / "results.jsonl").unlink(missing_ok=True)
-        done = subprocess.run(
-            [*spy, "--", *command], cwd=folder, capture_output=True, text=True, check=False, env=env
+        parts, done = sample(
+            options.py_spy, command, cwd=folder, env=env, raw=raw, rate=options.rate
         )
-        if not raw.exists():
-            raise SystemExit(f"py-spy wrote no samples:\n{done.stdout[-2000:]}{done.stderr}")
-        parts: collections.Counter[str] = collections.Counter()
-        for line in raw.read_text(encoding="utf-8").splitlines():
-            stack, _, count = line.rpartition(" ")
-            if stack and count.isdigit() and (part := classify(stack)) is not None:
-                parts[part] += int(count)
     busy = sum(parts.values())
-    if not busy:
-        raise SystemExit("no busy samples")
     framework = sum(n for part, n in parts.items() if part.startswith("the framework"))
     tests = [x for x in done.stdout.splitlines() if " passed" in x or " failed" in x]
     summary = tests[-1].strip("= ") if tests else "?"
