@@ -152,6 +152,10 @@ def classify(stack: str) -> str | None:
     target = [i for i, f in enumerate(functions) if re.match(r"\w*Target\.", f)]
     if framework and target and framework[-1] > target[0]:
         return "the framework: called by the target (its renders)"
+    if framework and not any(top in OURS for _, top in frames):
+        # A thread the framework started and runs alone (anyio's worker thread sending a
+        # boto3 request for its render): no frame of the suite's stack, so none of its work.
+        return "the framework: called by the target (its renders)"
     tops = {top for _, top in frames}
     if "hypothesis" in tops:
         return "the suite: hypothesis drawing and shrinking histories"

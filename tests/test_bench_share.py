@@ -86,3 +86,25 @@ def test_the_sdk_checks_work_in_the_sdks_is_the_sdks_and_around_them_the_suites(
     )
     judged = f"{MAIN};observe (conformance/judging/observe.py:500);validate (pydantic/main.py:1)"
     assert classify(judged) == "the suite: judging, results, the plugin", "not under the checks"
+
+
+def test_a_thread_the_framework_runs_alone_is_the_framework_s() -> None:
+    """pydantic-ai sends a Bedrock request from anyio's worker thread: no frame of the suite is
+    in that thread's stack, so neither its sockets nor its http.client are the recorder's."""
+    thread = (
+        "Thread._bootstrap (threading.py:1002);WorkerThread.run (anyio/_backends/_asyncio.py:9)"
+    )
+    sending = f"{thread};_call_bedrock.<locals>.call (pydantic_ai/models/bedrock.py:1)"
+    assert classify(f"{sending};HTTPConnection.send (http/client.py:1)") == (
+        "the framework: called by the target (its renders)"
+    )
+    server = (
+        "Thread.run (threading.py:982);ThreadingMixIn.process_request_thread (socketserver.py:1)"
+    )
+    assert classify(f"{server};BaseHTTPRequestHandler.handle (http/server.py:1)") == (
+        "the suite: its recorder and fixture host"
+    )
+    plugin = f"{MAIN};pytest_collection_modifyitems (anyio/pytest_plugin.py:1)"
+    assert classify(plugin) == "the suite: pytest, its plugins, the rest", (
+        "a framework dependency's pytest plugin runs in pytest's thread: the suite's"
+    )
