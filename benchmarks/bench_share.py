@@ -9,7 +9,9 @@ repository) under py-spy, sampling every thread, and sorts each sample that is n
 its stack:
 
 - the framework: a stack that entered the framework (a module from a distribution outside the
-  suite's own stack) from the target's code, and the import of such a module;
+  suite's own stack) from the target's code, a thread the framework runs alone (framework
+  frames and none of the suite's stack: anyio's worker thread sending a boto3 request), and the
+  import of such a module;
 - the provider SDKs: a stack that entered an official SDK (importing or running it), or
   pydantic validating its request types, from the `sdk-schema` and `cassette` checks
   (`conformance/recording/`): importing the SDKs, building their clients and validators, their
