@@ -152,11 +152,10 @@ def classify(stack: str) -> str | None:
     if "_find_and_load" in functions and any(frames[i][0] == "<module>" for i in framework):
         return "the framework: importing it and its SDKs"
     target = [i for i, f in enumerate(functions) if re.match(r"\w*Target\.", f)]
-    if framework and target and framework[-1] > target[0]:
-        return "the framework: called by the target (its renders)"
-    if framework and not any(top in OURS for _, top in frames):
-        # A thread the framework started and runs alone (anyio's worker thread sending a
-        # boto3 request for its render): no frame of the suite's stack, so none of its work.
+    # Entered from the target's code, or a thread the framework runs alone (anyio's worker
+    # thread sending a boto3 request for its render: no frame of the suite's stack).
+    alone = not any(top in OURS for _, top in frames)
+    if framework and (alone or (target and framework[-1] > target[0])):
         return "the framework: called by the target (its renders)"
     tops = {top for _, top in frames}
     if "hypothesis" in tops:
